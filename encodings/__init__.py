@@ -1,0 +1,1 @@
+# Package data: the ASP encodings (.lp). See each file's header.

@@ -1,0 +1,113 @@
+"""Static analysis of a level in Python: facts the strategies read, and cheap proofs.
+
+- dead squares: a box there can never reach any goal, even alone on the board (found by
+  pulling a box backwards from every goal; the "simple deadlock" of the solver literature);
+- push distances: the fewest pushes that bring a box from a square to a goal, alone;
+- wall segments: runs of floor along a wall that a box cannot leave (generalised WBTC);
+- a proof of unsolvability when a box stands on a dead square or no box-goal matching exists.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from .level import DIRECTIONS, Cell, Level, add
+
+INFINITY = 10**9
+
+
+def pull_distances(level: Level, goal: Cell) -> dict[Cell, int]:
+    """Pushes needed to bring a lone box from each square to ``goal`` (absent: never)."""
+    dist = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        cell = queue.popleft()
+        for delta in DIRECTIONS.values():
+            box_to = add(cell, delta)  # pull the box one step in delta
+            player_to = add(box_to, delta)
+            if box_to in level.floor and player_to in level.floor and box_to not in dist:
+                dist[box_to] = dist[cell] + 1
+                queue.append(box_to)
+    return dist
+
+
+@lru_cache(maxsize=256)
+def distance_table(level: Level) -> dict[Cell, dict[Cell, int]]:
+    """goal -> square -> pushes."""
+    return {goal: pull_distances(level, goal) for goal in sorted(level.goals)}
+
+
+def dead_squares(level: Level) -> frozenset[Cell]:
+    live: set[Cell] = set()
+    for dist in distance_table(level).values():
+        live.update(dist)
+    return frozenset(level.floor - live)
+
+
+def wall_segments(level: Level) -> list[frozenset[Cell]]:
+    """Maximal runs of floor cells that all have a wall on the same side and walls at both
+    ends: a box inside can only slide along the run, never leave it."""
+    segments: set[frozenset[Cell]] = set()
+    for side in DIRECTIONS.values():
+        along = (side[1], side[0])  # perpendicular to the wall side
+        for start in level.floor:
+            if add(start, side) in level.floor or add(start, (-along[0], -along[1])) in level.floor:
+                continue  # not against the wall, or not the first cell of a run
+            run = [start]
+            while add(run[-1], along) in level.floor and add(add(run[-1], along), side) not in level.floor:
+                run.append(add(run[-1], along))
+            if add(run[-1], along) not in level.floor:
+                segments.add(frozenset(run))
+    return sorted(segments, key=lambda s: sorted(s))
+
+
+def minimum_matching(cost: list[list[int]]) -> int:
+    """Minimum-cost perfect matching (Hungarian algorithm); INFINITY if none exists."""
+    n = len(cost)
+    u, v, match, way = [0] * (n + 1), [0] * (n + 1), [0] * (n + 1), [0] * (n + 1)
+    for row in range(1, n + 1):
+        match[0], col0 = row, 0
+        minv, used = [float("inf")] * (n + 1), [False] * (n + 1)
+        while match[col0]:
+            used[col0] = True
+            row0, delta, col1 = match[col0], float("inf"), 0
+            for col in range(1, n + 1):
+                if not used[col]:
+                    current = cost[row0 - 1][col - 1] - u[row0] - v[col]
+                    if current < minv[col]:
+                        minv[col], way[col] = current, col0
+                    if minv[col] < delta:
+                        delta, col1 = minv[col], col
+            for col in range(n + 1):
+                if used[col]:
+                    u[match[col]] += delta
+                    v[col] -= delta
+                else:
+                    minv[col] -= delta
+            col0 = col1
+        while col0:
+            col1 = way[col0]
+            match[col0] = match[col1]
+            col0 = col1
+    total = sum(cost[match[col] - 1][col - 1] for col in range(1, n + 1))
+    return INFINITY if total >= INFINITY else int(total)
+
+
+def push_lower_bound(level: Level, boxes: frozenset[Cell] | None = None) -> int:
+    """A lower bound on the pushes of any plan: the cheapest box-goal matching."""
+    boxes = level.boxes if boxes is None else boxes
+    table = distance_table(level)
+    cost = [[table[g].get(b, INFINITY) for g in sorted(level.goals)] for b in sorted(boxes)]
+    return minimum_matching(cost)
+
+
+def unsolvable_reason(level: Level) -> str:
+    """A reason the level cannot be solved, or '' when none is found (which proves nothing)."""
+    dead = dead_squares(level)
+    stuck = sorted(b for b in level.boxes if b in dead)
+    if stuck:
+        return f"the box at {stuck[0]} stands on a dead square: it can never reach a goal"
+    if push_lower_bound(level) >= INFINITY:
+        return "no assignment of boxes to goals is reachable by pushing"
+    return ""

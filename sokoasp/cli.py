@@ -1,0 +1,189 @@
+"""The ``sokoasp`` command line. It only wires modules together; ``main`` is the single
+place where errors and results become exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .driver import DEFAULT_MAX_HORIZON, SolveConfig, solve
+from .families import ENCODINGS
+from .errors import ExitCode, InputError, SokoaspError
+from .facts import write_facts
+from .loading import load_all, load_level
+from .result import Result
+from .strategies import STRATEGIES
+from .worker import solve_isolated
+from .xsb import write_collection, write_level
+
+EXIT_CODES_HELP = "\b\nExit codes:\n" + "\n".join(
+    f"  {code.value}  {code.name.lower().replace('_', ' ')}" for code in ExitCode
+)
+
+
+@click.group(epilog=EXIT_CODES_HELP)
+@click.version_option(package_name="sokoasp")
+def cli() -> None:
+    """Plan Sokoban with answer set programming (clingo).
+
+    \b
+    Quick start:
+      sokoasp solve instances/thesis_example.lp
+      sokoasp solve --encoding plain --horizon 23 instances/thesis_example.lp
+      sokoasp solve --level 3 --strategy clutter ../shared/levels/microban_i.sok
+      sokoasp strategies
+    """
+
+
+@cli.command(epilog=EXIT_CODES_HELP)
+@click.argument("level_file", type=click.Path(path_type=Path))
+@click.option("--encoding", "-e", type=click.Choice(list(ENCODINGS)), default="incremental", show_default=True,
+              help="Encoding family (see `sokoasp encodings`).")
+@click.option("--strategy", "-s", "strategies", multiple=True, type=click.Choice(list(STRATEGIES), case_sensitive=False),
+              help="Strategy module to add; repeat to combine (see `sokoasp strategies`).")
+@click.option("--level", "-l", "which", help="Which level of a collection file: its number (1-based) or title.")
+@click.option("--horizon", type=click.IntRange(0), help="Plan length for fixed-horizon encodings "
+              "(default: the file's #const horizon).")
+@click.option("--min-horizon", type=click.IntRange(0), default=0, show_default=True,
+              help="Incremental encodings: first horizon tried. Above the proven lower bound, "
+              "a plan is no longer reported as optimal.")
+@click.option("--max-horizon", type=click.IntRange(0), default=DEFAULT_MAX_HORIZON, show_default=True,
+              help="Incremental encodings: give up after this horizon.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01), help="Seconds; the run (grounding too) is "
+              "stopped and reported as a timeout.")
+@click.option("--memory-limit", type=click.IntRange(1), help="MB of address space for the solver process.")
+@click.option("--clingo-arg", "clingo_args", multiple=True, help="Extra clingo option, e.g. --clingo-arg=--configuration=crafty.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--verbose", "-v", is_flag=True, help="Show each horizon as it is tried (on stderr).")
+def solve_command(
+    level_file: Path,
+    encoding: str,
+    strategies: tuple[str, ...],
+    which: str | None,
+    horizon: int | None,
+    min_horizon: int,
+    max_horizon: int,
+    time_limit: float | None,
+    memory_limit: int | None,
+    clingo_args: tuple[str, ...],
+    as_json: bool,
+    verbose: bool,
+) -> None:
+    """Solve one level (.lp fact file, or .sok/.xsb text) and print a validated plan.
+
+    The plan is a LURD string: l/u/r/d walk, L/U/R/D push. Every plan is replayed by an
+    independent simulator before it is reported as solved.
+    """
+    loaded = load_level(level_file, which)
+    config = SolveConfig(
+        encoding=encoding,
+        strategies=tuple(s.lower() for s in strategies),
+        horizon=horizon if horizon is not None else loaded.horizon,
+        min_horizon=min_horizon,
+        max_horizon=max_horizon,
+        clingo_args=clingo_args,
+    )
+    if time_limit is not None or memory_limit is not None:
+        result = solve_isolated(loaded.level, config, time_limit, memory_limit)
+    else:
+        progress = (lambda line: click.echo(line, err=True)) if verbose else None
+        result = solve(loaded.level, config, progress)
+    click.echo(json.dumps(result.to_dict(), indent=2) if as_json else render(loaded.source, loaded.level.title, result))
+    sys.exit(result.status.exit_code)
+
+
+cli.add_command(solve_command, name="solve")
+
+
+def render(source: str, title: str, result: Result) -> str:
+    config = result.config
+    lines = [
+        f"level:      {source}" + (f" ({title})" if title else ""),
+        f"encoding:   {config.get('encoding')}   strategies: {', '.join(config.get('strategies', [])) or 'none'}",
+        f"status:     {result.status.value}" + (f": {result.message}" if result.message else ""),
+    ]
+    if result.plan is not None:
+        lines.append(f"plan:       {result.plan or '(empty: the level is already solved)'}")
+        lines.append(f"moves:      {result.moves}   pushes: {result.pushes}   horizon: {result.horizon}")
+    times = result.times
+    lines.append("times:      " + "   ".join(f"{k} {v:.3f} s" for k, v in times.items()))
+    if result.stats:
+        lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in result.stats.items()))
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.argument("source", type=click.Path(path_type=Path))
+@click.argument("target", type=click.Path(path_type=Path))
+@click.option("--level", "-l", "which", help="Convert only this level of a collection (number or title).")
+@click.option("--horizon", type=click.IntRange(0), help="Write #const horizon = N into a .lp file.")
+def convert(source: Path, target: Path, which: str | None, horizon: int | None) -> None:
+    """Convert a level between XSB/.sok text and the thesis fact format (.lp).
+
+    The format is chosen by TARGET's suffix (.lp for facts, anything else XSB). A .lp file
+    holds one level; a collection needs --level, or an XSB target to keep them all.
+    """
+    loaded = [load_level(source, which)] if which else load_all(source)
+    if target.suffix.lower() == ".lp":
+        if len(loaded) > 1:
+            raise InputError(f"holds {len(loaded)} levels; a .lp file takes one: choose with --level", str(source))
+        keep = horizon if horizon is not None else loaded[0].horizon
+        text = write_facts(loaded[0].level, keep)
+    elif len(loaded) == 1:
+        text = write_level(loaded[0].level)
+    else:
+        text = write_collection([item.level for item in loaded])
+    target.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {target} ({len(loaded)} level{'s' if len(loaded) > 1 else ''})")
+
+
+@cli.command(name="strategies")
+def list_strategies() -> None:
+    """List the strategy modules: thesis name, soundness, supported encodings."""
+    rows = [("name", "thesis", "soundness", "encodings", "what it prunes")]
+    for s in STRATEGIES.values():
+        summary = s.summary + (" [reconstruction]" if s.reconstruction else "")
+        rows.append((s.name, s.thesis_name or "-", s.soundness.value, ",".join(s.encodings), summary))
+    click.echo(table(rows))
+
+
+@cli.command(name="encodings")
+def list_encodings() -> None:
+    """List the encoding families and what one time step means."""
+    rows = [("name", "driven", "time step", "source", "summary")]
+    for e in ENCODINGS.values():
+        rows.append((e.name, "incremental" if e.incremental else "fixed horizon", f"one {e.unit}", e.source, e.summary))
+    click.echo(table(rows))
+
+
+def table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)
+
+
+def main() -> None:
+    """Entry point: the one place where errors become exit codes (no tracebacks for users)."""
+    try:
+        code = cli.main(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(ExitCode.ERROR)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(ExitCode.USAGE)
+    except SokoaspError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(error.exit_code)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as error:  # a bug: say so briefly; SOKOASP_DEBUG=1 shows the traceback
+        if os.environ.get("SOKOASP_DEBUG"):
+            raise
+        click.echo(f"internal error: {type(error).__name__}: {error} (rerun with SOKOASP_DEBUG=1 for details)", err=True)
+        sys.exit(ExitCode.ERROR)

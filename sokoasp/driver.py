@@ -1,0 +1,215 @@
+"""The clingo driver: builds a Control from an encoding, strategy files and level facts,
+runs a fixed horizon or the multi-shot horizon loop, and returns a validated Result.
+
+Soft time limits interrupt solving through the solve handle; grounding cannot be
+interrupted, so hard limits are enforced around a worker process (see ``worker``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import clingo
+
+from .analysis import push_lower_bound, unsolvable_reason
+from .families import Encoding, encoding_path, get_encoding
+from .errors import InputError
+from .instance import program_facts
+from .level import LETTER_OF, Level
+from .plans import PlanExtractor, extract_plan
+from .result import Result, Status
+from .simulator import count_pushes, replay
+from .strategies import Soundness, check_supported, soundness_of, strategy_paths
+
+DEFAULT_MAX_HORIZON = 200
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class SolveConfig:
+    encoding: str = "incremental"
+    strategies: tuple[str, ...] = ()
+    horizon: int | None = None  # fixed-horizon encodings
+    min_horizon: int = 0  # incremental encodings
+    max_horizon: int = DEFAULT_MAX_HORIZON
+    time_limit: float | None = None  # seconds; soft (solving only)
+    clingo_args: tuple[str, ...] = ()
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "encoding": self.encoding,
+            "strategies": list(self.strategies),
+            "horizon": self.horizon,
+            "min_horizon": self.min_horizon,
+            "max_horizon": self.max_horizon,
+            "time_limit": self.time_limit,
+            "clingo_args": list(self.clingo_args),
+            "clingo": clingo.__version__,
+        }
+
+
+@dataclass
+class Clock:
+    start: float = field(default_factory=time.perf_counter)
+    ground: float = 0.0
+    solve: float = 0.0
+    limit: float | None = None
+
+    def remaining(self) -> float | None:
+        if self.limit is None:
+            return None
+        return self.limit - (time.perf_counter() - self.start)
+
+    def expired(self) -> bool:
+        left = self.remaining()
+        return left is not None and left <= 0
+
+    def times(self) -> dict[str, float]:
+        total = time.perf_counter() - self.start
+        return {"ground": round(self.ground, 4), "solve": round(self.solve, 4), "total": round(total, 4)}
+
+
+class Session:
+    """One clingo Control loaded with an encoding, strategies and a level."""
+
+    def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock) -> None:
+        self.level = level
+        self.clock = clock
+        args = ["--stats", *config.clingo_args]
+        if not encoding.incremental:
+            args += ["-c", f"horizon={config.horizon}"]
+        try:
+            self.control = clingo.Control(args, logger=lambda code, msg: None)
+        except RuntimeError as error:
+            raise InputError(f"bad clingo option in {' '.join(config.clingo_args)!r}: {error}") from None
+        self.control.load(str(encoding_path(encoding)))
+        for path in strategy_paths(config.strategies, encoding.name):
+            self.control.load(str(path))
+        self.control.add("base", [], program_facts(level))
+        self.rules = 0
+        self.extractor = PlanExtractor()
+
+    def ground(self, parts: list[tuple[str, list[clingo.Symbol]]]) -> None:
+        began = time.perf_counter()
+        self.control.ground(parts)
+        self.clock.ground += time.perf_counter() - began
+        self.rules += int(self.control.statistics["problem"]["lp"]["rules"])
+
+    def solve(self) -> bool | None:
+        """True: model found; False: unsatisfiable; None: interrupted by the time limit."""
+        began = time.perf_counter()
+        self.extractor.reset()
+        with self.control.solve(on_model=self.extractor.on_model, async_=True) as handle:
+            finished = handle.wait(self.clock.remaining())
+            if not finished:
+                handle.cancel()
+            outcome = handle.get()
+        self.clock.solve += time.perf_counter() - began
+        if not finished and not outcome.satisfiable:
+            return None
+        return bool(outcome.satisfiable)
+
+    def stats(self) -> dict[str, object]:
+        statistics = self.control.statistics
+        accu = statistics.get("accu", statistics)["solving"]["solvers"]
+        return {
+            "rules": self.rules,
+            "choices": int(accu["choices"]),
+            "conflicts": int(accu["conflicts"]),
+            "atoms": int(self.control.statistics["problem"]["lp"]["atoms"]),
+        }
+
+
+def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -> Result:
+    """Solve one level; every reported plan is replayed by the simulator first."""
+    encoding = get_encoding(config.encoding)
+    check_supported(config.strategies, encoding.name)
+    if not encoding.incremental and config.horizon is None:
+        raise InputError(f"encoding {encoding.name!r} needs a horizon: give --horizon N or #const horizon in the file")
+    clock = Clock(limit=config.time_limit)
+    base = Result(Status.ERROR, config=config.describe())
+    reason = unsolvable_reason(level)
+    if reason:
+        return finish(base, clock, None, Status.UNSOLVABLE, reason)
+    session = Session(level, encoding, config, clock)
+    if encoding.incremental:
+        result = run_incremental(session, config, base, progress or (lambda _: None))
+    else:
+        result = run_fixed(session, config, base)
+    return validate(level, result)
+
+
+def run_fixed(session: Session, config: SolveConfig, result: Result) -> Result:
+    session.ground([("base", [])])
+    outcome = session.solve()
+    h = config.horizon
+    if outcome is None:
+        return finish(result, session.clock, session, Status.TIMEOUT, f"no answer at horizon {h} in time", h)
+    if not outcome:
+        return finish(result, session.clock, session, Status.NO_PLAN_AT_HORIZON, f"no plan of exactly {h} moves", h)
+    return finish_with_plan(result, session, Status.SOLVED, h)
+
+
+def run_incremental(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
+    control = session.control
+    start = max(0, config.min_horizon)
+    # Optimality needs UNSAT at every shorter horizon, and strategies that keep optimal plans.
+    proven = start <= push_lower_bound(session.level) and soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
+    parts: list[tuple[str, list[clingo.Symbol]]] = [("base", [])]
+    parts += [("step", [clingo.Number(t)]) for t in range(1, start + 1)]
+    for t in range(start, config.max_horizon + 1):
+        if t > start:
+            parts = [("step", [clingo.Number(t)])]
+        if session.clock.expired():
+            return finish(result, session.clock, session, Status.TIMEOUT, f"no plan up to horizon {t - 1}", t - 1)
+        session.ground(parts + [("check", [clingo.Number(t)])])
+        if t > start:
+            control.release_external(clingo.Function("query", [clingo.Number(t - 1)]))
+        control.assign_external(clingo.Function("query", [clingo.Number(t)]), True)
+        outcome = session.solve()
+        if outcome is None:
+            return finish(result, session.clock, session, Status.TIMEOUT, f"no plan up to horizon {t - 1}", t - 1)
+        progress(f"horizon {t}: {'plan found' if outcome else 'no plan'} ({session.clock.times()['total']:.2f} s)")
+        if outcome:
+            status = Status.SOLVED_OPTIMAL if proven else Status.SOLVED
+            return finish_with_plan(result, session, status, t)
+    h = config.max_horizon
+    caveat = "" if soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL else " (with strategies that may lose solutions)"
+    return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {h}{caveat}", h)
+
+
+def finish(
+    result: Result,
+    clock: Clock,
+    session: Session | None,
+    status: Status,
+    message: str,
+    horizon: int | None = None,
+) -> Result:
+    result.status, result.message, result.horizon = status, message, horizon
+    result.times = clock.times()
+    if session is not None:
+        result.stats = session.stats()
+    return result
+
+
+def finish_with_plan(result: Result, session: Session, status: Status, horizon: int) -> Result:
+    result.plan = extract_plan(session.extractor.symbols, LETTER_OF)
+    result.moves, result.pushes = len(result.plan), count_pushes(result.plan)
+    if status is Status.SOLVED_OPTIMAL:
+        result.optimal_for = "moves"
+    return finish(result, session.clock, session, status, "", horizon)
+
+
+def validate(level: Level, result: Result) -> Result:
+    """Replay a reported plan; a plan that fails replay turns the result into an error."""
+    if result.plan is None:
+        return result
+    check = replay(level, result.plan)
+    if not check.ok:
+        result.status, result.optimal_for = Status.ERROR, None
+        result.message = f"the solver's plan failed replay: {check.problem}"
+    return result

@@ -1,0 +1,49 @@
+"""Errors that reach the user, and the exit codes they map to.
+
+The CLI is the single place where these become exit codes (see ``cli.main``).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Process exit codes of ``sokoasp``, one per kind of outcome."""
+
+    SOLVED = 0
+    ERROR = 1  # internal error, or a plan that failed replay
+    USAGE = 2  # click's own code for bad options
+    NO_PLAN_UP_TO_HORIZON = 3
+    UNSOLVABLE = 4
+    TIMEOUT = 5
+    MEMORY_OUT = 6
+    INPUT_ERROR = 7
+
+
+class SokoaspError(Exception):
+    """Base class of every error meant for the user."""
+
+    exit_code = ExitCode.ERROR
+
+
+class InputError(SokoaspError):
+    """Bad user input: names the file, the line (where known) and the problem."""
+
+    exit_code = ExitCode.INPUT_ERROR
+
+    def __init__(self, problem: str, source: str | None = None, line: int | None = None) -> None:
+        self.problem = problem
+        self.source = source
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+        return f"{where}: {self.problem}"
+
+    def at(self, source: str) -> "InputError":
+        """The same error, attributed to ``source`` if it had no file yet."""
+        return InputError(self.problem, self.source or source, self.line)

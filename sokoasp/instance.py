@@ -1,0 +1,29 @@
+"""A Level as the ASP facts the encodings read: the thesis's init/1 facts plus static facts.
+
+Static facts (computed in Python by ``analysis``) are read only by the strategies:
+``dead(X,Y)`` dead squares, ``segment(S,X,Y)`` / ``segment_goals(S,K)`` wall segments.
+The text is generated from a validated Level, never copied from a user's file.
+"""
+
+from __future__ import annotations
+
+from .analysis import dead_squares, wall_segments
+from .facts import write_facts
+from .level import Level
+
+
+def init_facts(level: Level) -> str:
+    """The init/1 facts and #const dimX/dimY (no horizon: the driver sets it)."""
+    return write_facts(level.with_title(""))
+
+
+def static_facts(level: Level) -> str:
+    lines = [f"dead({x},{y})." for x, y in sorted(dead_squares(level))]
+    for number, segment in enumerate(wall_segments(level), start=1):
+        lines += [f"segment({number},{x},{y})." for x, y in sorted(segment)]
+        lines.append(f"segment_goals({number},{len(segment & level.goals)}).")
+    return "\n".join(lines) + "\n"
+
+
+def program_facts(level: Level) -> str:
+    return init_facts(level) + static_facts(level)

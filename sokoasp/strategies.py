@@ -1,0 +1,93 @@
+"""Registry of strategy modules: one source of truth for the CLI, docs and tests.
+
+A strategy is a set of .lp files, one per encoding it supports, under
+``encodings/strategies/<file>/<encoding>.lp``. Combinations (Type1, Type2) name several.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from .families import ENCODINGS, encodings_dir
+from .errors import InputError
+
+
+class Soundness(str, Enum):
+    KEEPS_OPTIMAL = "keeps every optimal plan"
+    KEEPS_SOLVABLE = "keeps solvability"
+    MAY_LOSE = "may lose solutions"
+
+
+THESIS_ENCODINGS = ("plain", "incremental", "split", "split-incremental")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    thesis_name: str  # the thesis table's row name, or "" for strategies beyond the thesis
+    summary: str
+    soundness: Soundness
+    encodings: tuple[str, ...]
+    files: tuple[str, ...]  # strategy folders loaded (several for combinations)
+    reconstruction: bool = False  # defined by us where the thesis gives no definition
+
+
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in [
+        Strategy("ff", "FF", "forbidden fields, listing 4.6 (flags corridor cells too: unsound)",
+                 Soundness.MAY_LOSE, THESIS_ENCODINGS, ("ff",)),
+        Strategy("dead", "", "exact dead squares from Python (simple deadlocks), sound FF",
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("dead",)),
+        Strategy("clutter", "Clutter", "2x2 block of boxes/walls with a box off target, listing 4.8",
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("clutter",)),
+        Strategy("wbtc", "WBTC", "more boxes than goals in a wall segment, listing 4.7 generalised",
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("wbtc",)),
+        Strategy("moob", "MOOB", "no move off the board rectangle, listing 4.9",
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("moob",)),
+        Strategy("ntb", "NTB", "no move undoing a non-push move, listing 4.10 (fixed)",
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("ntb",)),
+        Strategy("type1", "Type1", "our reconstruction: clutter + moob + ntb",
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("clutter", "moob", "ntb"), True),
+        Strategy("type2", "Type2", "our reconstruction: clutter + moob + ntb + wbtc",
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("clutter", "moob", "ntb", "wbtc"), True),
+    ]
+}
+
+
+def get_strategy(name: str) -> Strategy:
+    try:
+        return STRATEGIES[name.lower()]
+    except KeyError:
+        raise InputError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
+
+
+def check_supported(names: tuple[str, ...], encoding: str) -> None:
+    for name in names:
+        strategy = get_strategy(name)
+        if encoding not in strategy.encodings:
+            raise InputError(
+                f"strategy {strategy.name!r} does not support encoding {encoding!r} "
+                f"(it supports {', '.join(strategy.encodings)})"
+            )
+
+
+def strategy_paths(names: tuple[str, ...], encoding: str) -> list[Path]:
+    """The .lp files to load, each once, in a stable order."""
+    folders: list[str] = []
+    for name in names:
+        for folder in get_strategy(name).files:
+            if folder not in folders:
+                folders.append(folder)
+    return [encodings_dir() / "strategies" / folder / f"{encoding}.lp" for folder in folders]
+
+
+def soundness_of(names: tuple[str, ...]) -> Soundness:
+    """The weakest guarantee of a combination."""
+    order = list(Soundness)
+    return max((get_strategy(n).soundness for n in names), key=order.index, default=Soundness.KEEPS_OPTIMAL)
+
+
+assert all(e in ENCODINGS for s in STRATEGIES.values() for e in s.encodings)

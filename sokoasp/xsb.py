@@ -1,0 +1,149 @@
+"""Reading and writing XSB / .sok level text, single levels and collections.
+
+``#`` wall, `` ``/``-``/``_`` floor, ``$`` box, ``.`` goal, ``*`` box on goal, ``@`` player,
+``+`` player on goal. Lines starting with ``;`` are comments; the last comment before a
+board is its title. The column of a character is its x coordinate, its line within the
+board its y, so the usual outer wall sits at x = 0 / y = 0 and the floor starts at 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError
+from .level import DIRECTIONS, Cell, Level, add
+
+BOARD_CHARS = set("#@+$*.-_ ")
+
+
+@dataclass(frozen=True)
+class BoardText:
+    """The raw lines of one board and where they start in the file."""
+
+    rows: list[str]
+    first_line: int
+    title: str
+
+
+def split_collection(text: str, source: str) -> list[BoardText]:
+    """Split a file into its boards; text lines between boards are titles or notes."""
+    boards: list[BoardText] = []
+    rows: list[str] = []
+    first = 0
+    title = ""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if is_board_line(line):
+            bad = next((c for c in line if c not in BOARD_CHARS), None)
+            if bad is not None:
+                col = line.index(bad) + 1
+                raise InputError(f"unknown character {bad!r} in column {col}", source, number)
+            if not rows:
+                first = number
+            rows.append(line)
+            continue
+        if rows:
+            boards.append(BoardText(rows, first, title))
+            rows, title = [], ""
+        stripped = line.strip()
+        if stripped.startswith(";"):
+            title = stripped.lstrip(";").strip()
+        elif stripped.lower().startswith("title:") and boards and not boards[-1].title:
+            last = boards[-1]
+            boards[-1] = BoardText(last.rows, last.first_line, stripped[6:].strip())
+    if rows:
+        boards.append(BoardText(rows, first, title))
+    if not boards:
+        raise InputError("no Sokoban board found (empty file or no '#' walls)", source)
+    return boards
+
+
+def is_board_line(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and (stripped[0] == "#" or (set(stripped) <= BOARD_CHARS and "#" in stripped))
+
+
+def board_to_level(board: BoardText, source: str) -> Level:
+    """Turn board lines into a Level; the floor is what the player, boxes and goals can reach."""
+    players, boxes, goals, walls = [], set(), set(), set()
+    for y, row in enumerate(board.rows):
+        for x, char in enumerate(row):
+            cell = (x, y)
+            if char == "#":
+                walls.add(cell)
+            if char in "@+":
+                players.append(cell)
+            if char in "$*":
+                boxes.add(cell)
+            if char in ".*+":
+                goals.add(cell)
+    line_of = lambda cell: board.first_line + cell[1]  # noqa: E731
+    if not players:
+        raise InputError("the level has no player ('@' or '+')", source, board.first_line)
+    if len(players) > 1:
+        raise InputError("the level has more than one player", source, line_of(players[1]))
+    floor = flood_floor([players[0], *sorted(boxes), *sorted(goals)], walls, board, source)
+    try:
+        return Level(frozenset(floor), frozenset(boxes), frozenset(goals), players[0], board.title)
+    except InputError as error:
+        raise InputError(error.problem, source, board.first_line) from None
+
+
+def flood_floor(starts: list[Cell], walls: set[Cell], board: BoardText, source: str) -> set[Cell]:
+    """Cells reachable from ``starts`` without crossing walls; error if the board is open."""
+    height = len(board.rows)
+    seen = set(starts)
+    todo = list(starts)
+    while todo:
+        cell = todo.pop()
+        x, y = cell
+        if y < 0 or y >= height or x < 0 or x >= len(board.rows[y]):
+            raise InputError(
+                f"the board is open: the floor reaches the outside at column {x + 1}",
+                source,
+                board.first_line + min(max(y, 0), height - 1),
+            )
+        for delta in DIRECTIONS.values():
+            nxt = add(cell, delta)
+            if nxt not in walls and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def read_levels(text: str, source: str) -> list[Level]:
+    return [board_to_level(board, source) for board in split_collection(text, source)]
+
+
+def write_level(level: Level) -> str:
+    """XSB text of a level: walls drawn on every non-floor cell touching the floor."""
+    walls = level.walls
+    lines = []
+    for y in range(0, level.height + 2):
+        chars = []
+        for x in range(0, level.width + 2):
+            chars.append(cell_char(level, (x, y), walls))
+        lines.append("".join(chars).rstrip())
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def cell_char(level: Level, cell: Cell, walls: frozenset[Cell]) -> str:
+    if cell in walls:
+        return "#"
+    if cell not in level.floor:
+        return " "
+    box, goal = cell in level.boxes, cell in level.goals
+    if cell == level.player:
+        return "+" if goal else "@"
+    if box:
+        return "*" if goal else "$"
+    return "." if goal else " "
+
+
+def write_collection(levels: list[Level]) -> str:
+    parts = []
+    for number, level in enumerate(levels, start=1):
+        parts.append(f"; {level.title or number}\n{write_level(level)}")
+    return "\n".join(parts)
