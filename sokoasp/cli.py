@@ -87,11 +87,14 @@ def solve_command(
         max_horizon=max_horizon,
         clingo_args=clingo_args,
     )
-    if time_limit is not None or memory_limit is not None:
-        result = solve_isolated(loaded.level, config, time_limit, memory_limit)
-    else:
-        progress = (lambda line: click.echo(line, err=True)) if verbose else None
-        result = solve(loaded.level, config, progress)
+    try:
+        if time_limit is not None or memory_limit is not None:
+            result = solve_isolated(loaded.level, config, time_limit, memory_limit)
+        else:
+            progress = (lambda line: click.echo(line, err=True)) if verbose else None
+            result = solve(loaded.level, config, progress)
+    except InputError as error:
+        raise error.at(loaded.source) from None
     click.echo(json.dumps(result.to_dict(), indent=2) if as_json else render(loaded.source, loaded.level.title, result))
     sys.exit(result.status.exit_code)
 
@@ -165,10 +168,10 @@ def table(rows: list[tuple[str, ...]]) -> str:
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)
 
 
-def main() -> None:
+def main(args: list[str] | None = None) -> None:
     """Entry point: the one place where errors become exit codes (no tracebacks for users)."""
     try:
-        code = cli.main(standalone_mode=False)
+        code = cli.main(args=args, prog_name="sokoasp", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)

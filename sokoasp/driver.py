@@ -96,7 +96,6 @@ class Session:
         began = time.perf_counter()
         self.control.ground(parts)
         self.clock.ground += time.perf_counter() - began
-        self.rules += int(self.control.statistics["problem"]["lp"]["rules"])
 
     def solve(self) -> bool | None:
         """True: model found; False: unsatisfiable; None: interrupted by the time limit."""
@@ -108,6 +107,7 @@ class Session:
                 handle.cancel()
             outcome = handle.get()
         self.clock.solve += time.perf_counter() - began
+        self.rules += int(self.control.statistics["problem"]["lp"]["rules"])  # this step's new rules
         if not finished and not outcome.satisfiable:
             return None
         return bool(outcome.satisfiable)
@@ -123,12 +123,18 @@ class Session:
         }
 
 
-def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -> Result:
-    """Solve one level; every reported plan is replayed by the simulator first."""
+def check_config(config: SolveConfig) -> Encoding:
+    """Refuse a configuration that cannot run (raises InputError), before any work starts."""
     encoding = get_encoding(config.encoding)
     check_supported(config.strategies, encoding.name)
     if not encoding.incremental and config.horizon is None:
         raise InputError(f"encoding {encoding.name!r} needs a horizon: give --horizon N or #const horizon in the file")
+    return encoding
+
+
+def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -> Result:
+    """Solve one level; every reported plan is replayed by the simulator first."""
+    encoding = check_config(config)
     clock = Clock(limit=config.time_limit)
     base = Result(Status.ERROR, config=config.describe())
     reason = unsolvable_reason(level)

@@ -81,5 +81,5 @@ def validate(level: Level) -> None:
         raise InputError("the level has no boxes")
     if len(level.boxes) != len(level.goals):
         raise InputError(
-            f"the level has {len(level.boxes)} boxes but {len(level.goals)} goals"
+            f"the level has {len(level.boxes)} box(es) but {len(level.goals)} goal(s)"
         )

@@ -8,7 +8,7 @@ import resource
 import time
 from multiprocessing.connection import Connection
 
-from .driver import SolveConfig, solve, validate
+from .driver import SolveConfig, check_config, solve, validate
 from .errors import SokoaspError
 from .level import Level
 from .result import Result, Status
@@ -37,6 +37,7 @@ def solve_isolated(
     level: Level, config: SolveConfig, time_limit: float | None = None, memory_mb: int | None = None
 ) -> Result:
     """Solve in a child process; grounding that outlives the limit is killed."""
+    check_config(config)
     context = mp.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     soft = SolveConfig(**{**config.__dict__, "time_limit": time_limit})

@@ -126,6 +126,9 @@ def write_level(level: Level) -> str:
         lines.append("".join(chars).rstrip())
     while lines and not lines[-1]:
         lines.pop()
+    # A floor that starts below row 1 leaves empty rows on top, which would end the board:
+    # mark them with a lone wall so the row offset (and so every coordinate) survives.
+    lines = [line or "#" for line in lines]
     return "\n".join(lines) + "\n"
 
 

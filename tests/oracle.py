@@ -1,0 +1,107 @@
+"""Exact reference answers for tiny levels, independent of sokoasp's solver code.
+
+``bfs_moves`` is a breadth-first search over (player, boxes) states: the fewest player
+moves. ``bfs_pushes`` searches over (boxes, player region) states: the fewest pushes.
+Both take plain XSB text so they share nothing with the package but the file format.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+STEPS = {"l": (-1, 0), "u": (0, -1), "r": (1, 0), "d": (0, 1)}
+
+
+def parse(text: str) -> tuple[set, frozenset, frozenset, tuple]:
+    floor, boxes, goals, player = set(), set(), set(), None
+    for y, row in enumerate(text.strip("\n").splitlines()):
+        for x, ch in enumerate(row):
+            if ch != "#":
+                floor.add((x, y))
+            if ch in "$*":
+                boxes.add((x, y))
+            if ch in ".*+":
+                goals.add((x, y))
+            if ch in "@+":
+                player = (x, y)
+    # only what the player can reach by walking and pushing matters; outside spaces are not floor
+    inside, todo = {player}, [player]
+    while todo:
+        cx, cy = todo.pop()
+        for dx, dy in STEPS.values():
+            n = (cx + dx, cy + dy)
+            if n in floor and n not in inside:
+                inside.add(n)
+                todo.append(n)
+    return inside, frozenset(boxes), frozenset(goals), player
+
+
+def bfs_moves(text: str, limit: int = 200_000) -> int | None:
+    """Fewest moves, or None if unsolvable (raises if the state space exceeds ``limit``)."""
+    floor, boxes, goals, player = parse(text)
+    start = (player, boxes)
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        pos, bx = state
+        if bx == goals:
+            return seen[state]
+        for dx, dy in STEPS.values():
+            nxt = (pos[0] + dx, pos[1] + dy)
+            if nxt not in floor:
+                continue
+            nb = bx
+            if nxt in bx:
+                beyond = (nxt[0] + dx, nxt[1] + dy)
+                if beyond not in floor or beyond in bx:
+                    continue
+                nb = (bx - {nxt}) | {beyond}
+            new = (nxt, nb)
+            if new not in seen:
+                seen[new] = seen[state] + 1
+                if len(seen) > limit:
+                    raise RuntimeError("state space too large for the oracle")
+                queue.append(new)
+    return None
+
+
+def region(floor: set, boxes: frozenset, player: tuple) -> frozenset:
+    inside, todo = {player}, [player]
+    while todo:
+        cx, cy = todo.pop()
+        for dx, dy in STEPS.values():
+            n = (cx + dx, cy + dy)
+            if n in floor and n not in boxes and n not in inside:
+                inside.add(n)
+                todo.append(n)
+    return frozenset(inside)
+
+
+def bfs_pushes(text: str, limit: int = 200_000) -> int | None:
+    """Fewest pushes, or None if unsolvable."""
+    floor, boxes, goals, player = parse(text)
+    start_region = region(floor, boxes, player)
+    start = (boxes, min(start_region))
+    seen = {start: 0}
+    queue = deque([(boxes, start_region)])
+    while queue:
+        bx, reach = queue.popleft()
+        depth = seen[(bx, min(reach))]
+        if bx == goals:
+            return depth
+        for box in bx:
+            for dx, dy in STEPS.values():
+                stand = (box[0] - dx, box[1] - dy)
+                beyond = (box[0] + dx, box[1] + dy)
+                if stand not in reach or beyond not in floor or beyond in bx:
+                    continue
+                nb = (bx - {box}) | {beyond}
+                nreach = region(floor, nb, box)
+                key = (nb, min(nreach))
+                if key not in seen:
+                    seen[key] = depth + 1
+                    if len(seen) > limit:
+                        raise RuntimeError("state space too large for the oracle")
+                    queue.append((nb, nreach))
+    return None

@@ -1,0 +1,108 @@
+"""The command line, through click's runner: outputs, exit codes and clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from corpus import HAND_MADE
+from oracle import bfs_moves
+from sokoasp.cli import cli, main
+from sokoasp.errors import ExitCode
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> tuple[int, str]:
+    """Run through ``main``, the single place where errors become exit codes."""
+    with CliRunner().isolation() as streams:
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as stop:
+            code = int(stop.code or 0)
+    return code, streams[0].getvalue().decode() + streams[1].getvalue().decode()
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_solve_prints_a_validated_plan(tmp_path: Path) -> None:
+    text = HAND_MADE["turn-corner"]
+    code, out = run("solve", str(write(tmp_path, "l.sok", text)))
+    assert code == ExitCode.SOLVED
+    assert "solved (optimal)" in out and f"moves:      {bfs_moves(text)}" in out
+
+
+def test_solve_json(tmp_path: Path) -> None:
+    code, out = run("solve", "--json", "-e", "plain", "--horizon", "3", str(write(tmp_path, "l.sok", HAND_MADE["corridor"])))
+    data = json.loads(out)
+    assert code == 0 and data["moves"] == 3 and data["pushes"] == 2 and data["config"]["encoding"] == "plain"
+    assert set(data["times"]) == {"ground", "solve", "total"}
+
+
+@pytest.mark.parametrize(
+    "args,code",
+    [
+        (["-e", "plain", "--horizon", "1"], ExitCode.NO_PLAN_UP_TO_HORIZON),
+        (["--max-horizon", "2"], ExitCode.NO_PLAN_UP_TO_HORIZON),
+        (["-e", "plain"], ExitCode.INPUT_ERROR),
+        (["-s", "nosuch"], ExitCode.USAGE),
+    ],
+)
+def test_exit_codes(tmp_path: Path, args: list[str], code: int) -> None:
+    got, out = run("solve", *args, str(write(tmp_path, "l.sok", HAND_MADE["corridor"])))
+    assert got == code, out
+
+
+def test_unsolvable_exit_code(tmp_path: Path) -> None:
+    code, out = run("solve", str(write(tmp_path, "l.sok", "#####\n#$ .#\n# @ #\n#####\n")))
+    assert code == ExitCode.UNSOLVABLE and "proven unsolvable" in out
+
+
+def test_missing_horizon_names_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "l.sok", HAND_MADE["corridor"])
+    code, out = run("solve", "-e", "plain", str(path))
+    assert code == ExitCode.INPUT_ERROR and str(path) in out and "needs a horizon" in out
+
+
+def test_script_in_level_file_is_refused_not_run(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    text = f"init(field(1..3,1)).\n#script (python)\nopen({str(marker)!r}, 'w')\n#end.\n"
+    code, out = run("solve", str(write(tmp_path, "evil.lp", text)))
+    assert code == ExitCode.INPUT_ERROR and "#script" in out and "Traceback" not in out
+    assert not marker.exists()
+
+
+def test_time_limit_is_a_timeout_not_a_failure() -> None:
+    code, out = run("solve", "--time-limit", "0.5", "-s", "ntb", str(ROOT / "instances" / "thesis_example.lp"))
+    assert code == ExitCode.TIMEOUT and "timeout" in out
+
+
+def test_memory_limit_is_reported_as_memory_out() -> None:
+    code, out = run("solve", "--memory-limit", "60", "-e", "split", "--horizon", "40",
+                    str(ROOT / "instances" / "thesis_example.lp"))
+    assert code == ExitCode.MEMORY_OUT, out
+
+
+def test_convert_both_ways(tmp_path: Path) -> None:
+    source = write(tmp_path, "a.sok", HAND_MADE["two-boxes"])
+    facts, back = tmp_path / "a.lp", tmp_path / "b.sok"
+    assert run("convert", str(source), str(facts), "--horizon", "11")[0] == 0
+    assert "#const horizon = 11." in facts.read_text()
+    assert run("convert", str(facts), str(back))[0] == 0
+    assert back.read_text() == HAND_MADE["two-boxes"]
+
+
+def test_lists_and_help() -> None:
+    runner = CliRunner()
+    out = runner.invoke(cli, ["strategies"]).output
+    assert "Clutter" in out and "may lose solutions" in out and "reconstruction" in out
+    assert "incremental" in runner.invoke(cli, ["encodings"]).output
+    assert "Exit codes" in runner.invoke(cli, ["solve", "--help"]).output

@@ -1,0 +1,89 @@
+"""Every encoding family against the breadth-first oracle on tiny levels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpus import HAND_MADE, UNSOLVABLE, random_corpus
+from helpers import assert_replays, level_of
+from oracle import bfs_moves
+from sokoasp import SolveConfig, Status, load_level, solve
+from sokoasp.families import ENCODINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+THESIS_EXAMPLE = ROOT / "instances" / "thesis_example.lp"
+SOLVABLE = {**{k: v for k, v in HAND_MADE.items()}, **random_corpus(16)}
+MOVE_INCREMENTAL = [e.name for e in ENCODINGS.values() if e.incremental and e.unit == "move"]
+MOVE_FIXED = [e.name for e in ENCODINGS.values() if not e.incremental and e.unit == "move"]
+
+
+@pytest.mark.parametrize("encoding", MOVE_INCREMENTAL)
+@pytest.mark.parametrize("name", sorted(SOLVABLE))
+def test_incremental_finds_the_shortest_plan(encoding: str, name: str) -> None:
+    text = SOLVABLE[name]
+    level = level_of(text)
+    result = solve(level, SolveConfig(encoding=encoding, max_horizon=30))
+    assert result.status is Status.SOLVED_OPTIMAL, result.message
+    assert result.moves == bfs_moves(text)
+    assert_replays(level, result.plan)
+
+
+@pytest.mark.parametrize("encoding", MOVE_FIXED)
+@pytest.mark.parametrize("name", sorted(SOLVABLE))
+def test_fixed_horizon_plan_at_optimum_and_none_below(encoding: str, name: str) -> None:
+    text = SOLVABLE[name]
+    level = level_of(text)
+    optimum = bfs_moves(text)
+    found = solve(level, SolveConfig(encoding=encoding, horizon=optimum))
+    assert found.status is Status.SOLVED and found.moves == optimum
+    assert_replays(level, found.plan)
+    for shorter in range(optimum):
+        result = solve(level, SolveConfig(encoding=encoding, horizon=shorter))
+        assert result.status is Status.NO_PLAN_AT_HORIZON, (shorter, result.plan)
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_already_solved_level_gives_empty_plan(encoding: str) -> None:
+    level = level_of(HAND_MADE["solved-already"])
+    result = solve(level, SolveConfig(encoding=encoding, horizon=0))
+    assert result.status.solved and result.plan == "" and result.moves == 0
+
+
+@pytest.mark.parametrize("name", sorted(UNSOLVABLE))
+def test_statically_unsolvable_levels_are_proven(name: str) -> None:
+    assert bfs_moves(UNSOLVABLE[name]) is None
+    result = solve(level_of(UNSOLVABLE[name]), SolveConfig())
+    assert result.status is Status.UNSOLVABLE and result.plan is None
+
+
+def test_no_plan_up_to_horizon_is_not_called_unsolvable() -> None:
+    text = HAND_MADE["two-boxes"]
+    result = solve(level_of(text), SolveConfig(max_horizon=bfs_moves(text) - 1))
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON
+    assert result.horizon == bfs_moves(text) - 1
+
+
+def test_min_horizon_above_optimum_is_not_reported_optimal() -> None:
+    text = HAND_MADE["turn-corner"]
+    result = solve(level_of(text), SolveConfig(min_horizon=bfs_moves(text) + 2))
+    assert result.status is Status.SOLVED  # found, but optimality is not proven
+    assert_replays(level_of(text), result.plan)
+
+
+def test_thesis_example_has_23_moves_in_plain() -> None:
+    loaded = load_level(THESIS_EXAMPLE)
+    assert loaded.horizon == 23
+    assert solve(loaded.level, SolveConfig(encoding="plain", horizon=23)).status is Status.SOLVED
+
+
+@pytest.mark.slow
+def test_thesis_example_optimum_matches_oracle() -> None:
+    from sokoasp.xsb import write_level
+
+    loaded = load_level(THESIS_EXAMPLE)
+    assert bfs_moves(write_level(loaded.level), limit=5_000_000) == 23
+    assert solve(loaded.level, SolveConfig(encoding="plain", horizon=22)).status is Status.NO_PLAN_AT_HORIZON
+    result = solve(loaded.level, SolveConfig(encoding="incremental"))
+    assert result.status is Status.SOLVED_OPTIMAL and result.moves == 23

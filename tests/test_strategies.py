@@ -1,0 +1,106 @@
+"""Strategies: the soundness each claims, that each is loaded and fires, and the registry."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus import HAND_MADE, random_corpus
+from helpers import assert_replays, level_of
+from oracle import bfs_moves
+from sokoasp import SolveConfig, Status, solve
+from sokoasp.errors import InputError
+from sokoasp.families import ENCODINGS
+from sokoasp.strategies import STRATEGIES, Soundness, strategy_paths
+
+CORPUS = {**HAND_MADE, **random_corpus(10, seed=4)}
+# A level on which every thesis strategy changes the ground program and the search.
+SHOWCASE = "#######\n#     #\n# $$  #\n#  @ .#\n#    .#\n#######\n"
+
+
+def pairs(soundness: Soundness) -> list[tuple[str, str]]:
+    return [(s.name, e) for s in STRATEGIES.values() if s.soundness is soundness for e in s.encodings]
+
+
+def fast_enough(encoding: str, name: str) -> bool:
+    """The fixed-horizon split encoding is very slow beyond a dozen moves; keep the default run short."""
+    return encoding != "split" or bfs_moves(CORPUS[name]) <= 8
+
+
+@pytest.mark.parametrize("strategy,encoding", pairs(Soundness.KEEPS_OPTIMAL))
+def test_optimal_strategies_keep_the_optimum(strategy: str, encoding: str) -> None:
+    for name, text in CORPUS.items():
+        if not fast_enough(encoding, name):
+            continue
+        level, optimum = level_of(text), bfs_moves(text)
+        config = SolveConfig(encoding=encoding, strategies=(strategy,), horizon=optimum, max_horizon=30)
+        result = solve(level, config)
+        assert result.status.solved and result.moves == optimum, (name, result.status, result.message)
+        assert_replays(level, result.plan)
+        if ENCODINGS[encoding].incremental:
+            assert result.status is Status.SOLVED_OPTIMAL
+
+
+@pytest.mark.parametrize("encoding", ["incremental", "plain"])
+def test_forbidden_fields_of_the_thesis_lose_a_solvable_level(encoding: str) -> None:
+    text = HAND_MADE["ff-trap"]
+    optimum = bfs_moves(text)
+    assert optimum is not None
+    base = solve(level_of(text), SolveConfig(encoding=encoding, horizon=optimum, max_horizon=optimum + 4))
+    pruned = solve(level_of(text), SolveConfig(encoding=encoding, strategies=("ff",), horizon=optimum,
+                                               max_horizon=optimum + 4))
+    assert base.status.solved
+    assert not pruned.status.solved
+    assert STRATEGIES["ff"].soundness is Soundness.MAY_LOSE
+
+
+def test_ff_on_the_thesis_corpus_where_it_is_harmless() -> None:
+    """FF is not always wrong: where it does not misfire, its plans are still optimal and valid."""
+    text = HAND_MADE["two-boxes"]
+    result = solve(level_of(text), SolveConfig(strategies=("ff",)))
+    assert result.status is Status.SOLVED  # a may-lose strategy never claims optimality
+    assert result.moves == bfs_moves(text)
+
+
+@pytest.mark.parametrize("strategy", [s.name for s in STRATEGIES.values() if len(s.files) == 1])
+@pytest.mark.parametrize("encoding", ["incremental", "plain"])
+def test_each_strategy_is_loaded_and_prunes(strategy: str, encoding: str) -> None:
+    level = level_of(SHOWCASE)
+    horizon = bfs_moves(SHOWCASE)
+    config = SolveConfig(encoding=encoding, horizon=horizon, max_horizon=horizon)
+    base = solve(level, config)
+    pruned = solve(level, SolveConfig(**{**config.__dict__, "strategies": (strategy,)}))
+    assert base.stats["rules"] != pruned.stats["rules"]
+    assert (base.stats["choices"], base.stats["conflicts"]) != (pruned.stats["choices"], pruned.stats["conflicts"])
+
+
+@pytest.mark.parametrize("encoding", [e for e in ENCODINGS if e.startswith("split")])
+@pytest.mark.parametrize("strategy", [s.name for s in STRATEGIES.values() if len(s.files) == 1])
+def test_split_strategy_files_change_the_ground_program(encoding: str, strategy: str) -> None:
+    level = level_of(HAND_MADE["two-boxes"])
+    config = SolveConfig(encoding=encoding, horizon=11, max_horizon=11)
+    base = solve(level, config)
+    pruned = solve(level, SolveConfig(**{**config.__dict__, "strategies": (strategy,)}))
+    assert base.stats["rules"] != pruned.stats["rules"]
+
+
+def test_every_registered_strategy_file_exists() -> None:
+    for strategy in STRATEGIES.values():
+        for encoding in strategy.encodings:
+            for path in strategy_paths((strategy.name,), encoding):
+                text = path.read_text()
+                assert text.startswith("%"), f"{path} needs a header comment"
+                assert "Soundness:" in text, f"{path} must state its soundness"
+
+
+def test_combinations_load_each_file_once() -> None:
+    paths = strategy_paths(("type2", "clutter", "type1"), "incremental")
+    assert len(paths) == len(set(paths)) == 4
+
+
+def test_unsupported_combination_is_refused() -> None:
+    unsupported = [(s.name, e) for s in STRATEGIES.values() for e in ENCODINGS if e not in s.encodings]
+    if not unsupported:
+        pytest.skip("every strategy supports every encoding")
+    strategy, encoding = unsupported[0]
+    with pytest.raises(InputError, match="does not support"):
+        solve(level_of(HAND_MADE["one-push"]), SolveConfig(encoding=encoding, strategies=(strategy,), horizon=1))
