@@ -45,6 +45,15 @@ def dead_squares(level: Level) -> frozenset[Cell]:
     return frozenset(level.floor - live)
 
 
+def nearest_goal_distances(level: Level) -> dict[Cell, int]:
+    """Live square -> fewest pushes that bring a lone box from it to the nearest goal."""
+    nearest: dict[Cell, int] = {}
+    for dist in distance_table(level).values():
+        for cell, d in dist.items():
+            nearest[cell] = min(d, nearest.get(cell, INFINITY))
+    return nearest
+
+
 def wall_segments(level: Level) -> list[frozenset[Cell]]:
     """Maximal runs of floor cells that all have a wall on the same side and walls at both
     ends: a box inside can only slide along the run, never leave it."""

@@ -107,7 +107,8 @@ def render(source: str, title: str, result: Result) -> str:
     lines = [
         f"level:      {source}" + (f" ({title})" if title else ""),
         f"encoding:   {config.get('encoding')}   strategies: {', '.join(config.get('strategies', [])) or 'none'}",
-        f"status:     {result.status.value}" + (f": {result.message}" if result.message else ""),
+        f"status:     {result.status.value}" + (f" in {result.optimal_for}" if result.optimal_for else "")
+        + (f": {result.message}" if result.message else ""),
     ]
     if result.plan is not None:
         lines.append(f"plan:       {result.plan or '(empty: the level is already solved)'}")

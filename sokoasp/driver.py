@@ -14,10 +14,10 @@ from typing import Callable
 import clingo
 
 from .analysis import push_lower_bound, unsolvable_reason
-from .families import Encoding, encoding_path, get_encoding
+from .families import Encoding, encoding_paths, get_encoding, optimises
 from .errors import InputError
 from .instance import program_facts
-from .level import LETTER_OF, Level
+from .level import Level
 from .plans import PlanExtractor, extract_plan
 from .result import Result, Status
 from .simulator import count_pushes, replay
@@ -77,6 +77,7 @@ class Session:
 
     def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock) -> None:
         self.level = level
+        self.encoding = encoding
         self.clock = clock
         args = ["--stats", *config.clingo_args]
         if not encoding.incremental:
@@ -85,7 +86,8 @@ class Session:
             self.control = clingo.Control(args, logger=lambda code, msg: None)
         except RuntimeError as error:
             raise InputError(f"bad clingo option in {' '.join(config.clingo_args)!r}: {error}") from None
-        self.control.load(str(encoding_path(encoding)))
+        for path in encoding_paths(encoding):
+            self.control.load(str(path))
         for path in strategy_paths(config.strategies, encoding.name):
             self.control.load(str(path))
         self.control.add("base", [], program_facts(level))
@@ -159,32 +161,55 @@ def run_fixed(session: Session, config: SolveConfig, result: Result) -> Result:
     return finish_with_plan(result, session, Status.SOLVED, h)
 
 
+def horizons(start: int, stop: int, jumps: bool) -> list[int]:
+    """The horizons the loop asks for: every one, or growing by half for jump families."""
+    if not jumps:
+        return list(range(start, stop + 1))
+    result = [start]
+    while result[-1] < stop:
+        result.append(min(stop, max(result[-1] + 1, (result[-1] * 3 + 1) // 2)))
+    return result
+
+
 def run_incremental(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
     control = session.control
-    start = max(0, config.min_horizon)
-    # Optimality needs UNSAT at every shorter horizon, and strategies that keep optimal plans.
-    proven = start <= push_lower_bound(session.level) and soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
+    # Every plan needs at least `bound` pushes (so moves too): shorter horizons are skipped.
+    # Optimality needs every shorter horizon refuted (UNSAT or below this bound) and
+    # strategies that keep optimal plans.
+    bound = push_lower_bound(session.level)
+    start = max(config.min_horizon, bound)
+    sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
+    refuted_below = start if config.min_horizon <= bound else 0  # every plan is at least this long
+    grounded = 0
     parts: list[tuple[str, list[clingo.Symbol]]] = [("base", [])]
-    parts += [("step", [clingo.Number(t)]) for t in range(1, start + 1)]
-    for t in range(start, config.max_horizon + 1):
-        if t > start:
-            parts = [("step", [clingo.Number(t)])]
+    for t in horizons(start, config.max_horizon, session.encoding.jumps):
         if session.clock.expired():
-            return finish(result, session.clock, session, Status.TIMEOUT, f"no plan up to horizon {t - 1}", t - 1)
+            return no_answer_in_time(result, session, refuted_below - 1)
+        parts += [("step", [clingo.Number(k)]) for k in range(grounded + 1, t + 1)]
         session.ground(parts + [("check", [clingo.Number(t)])])
-        if t > start:
-            control.release_external(clingo.Function("query", [clingo.Number(t - 1)]))
+        parts, previous, grounded = [], grounded, t
+        if previous >= start:
+            control.release_external(clingo.Function("query", [clingo.Number(previous)]))
         control.assign_external(clingo.Function("query", [clingo.Number(t)]), True)
         outcome = session.solve()
         if outcome is None:
-            return finish(result, session.clock, session, Status.TIMEOUT, f"no plan up to horizon {t - 1}", t - 1)
+            return no_answer_in_time(result, session, refuted_below - 1)
         progress(f"horizon {t}: {'plan found' if outcome else 'no plan'} ({session.clock.times()['total']:.2f} s)")
         if outcome:
-            status = Status.SOLVED_OPTIMAL if proven else Status.SOLVED
-            return finish_with_plan(result, session, status, t)
+            finish_with_plan(result, session, Status.SOLVED, t)
+            length = result.pushes if session.encoding.unit == "push" else result.moves
+            if sound and length == refuted_below:
+                result.status, result.optimal_for = Status.SOLVED_OPTIMAL, optimises(session.encoding)
+            return result
+        refuted_below = t + 1
     h = config.max_horizon
-    caveat = "" if soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL else " (with strategies that may lose solutions)"
+    caveat = "" if sound else " (with strategies that may lose solutions)"
     return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {h}{caveat}", h)
+
+
+def no_answer_in_time(result: Result, session: Session, refuted: int) -> Result:
+    message = f"no plan up to horizon {refuted}" if refuted >= 0 else "no horizon finished"
+    return finish(result, session.clock, session, Status.TIMEOUT, message, max(refuted, 0))
 
 
 def finish(
@@ -203,10 +228,8 @@ def finish(
 
 
 def finish_with_plan(result: Result, session: Session, status: Status, horizon: int) -> Result:
-    result.plan = extract_plan(session.extractor.symbols, LETTER_OF)
+    result.plan = extract_plan(session.level, session.extractor.symbols, session.encoding.unit)
     result.moves, result.pushes = len(result.plan), count_pushes(result.plan)
-    if status is Status.SOLVED_OPTIMAL:
-        result.optimal_for = "moves"
     return finish(result, session.clock, session, status, "", horizon)
 
 

@@ -12,26 +12,36 @@ from .errors import InputError
 @dataclass(frozen=True)
 class Encoding:
     name: str
-    file: str
+    files: tuple[str, ...]
     incremental: bool  # driven by the multi-shot loop (base/step/check) or a fixed horizon
     unit: str  # what one time step is: "move" or "push"
     source: str  # where it comes from
     summary: str
+    jumps: bool = False  # horizon h admits all plans up to h: grow h geometrically, no optimality
 
 
 ENCODINGS: dict[str, Encoding] = {
     e.name: e
     for e in [
-        Encoding("plain", "plain.lp", False, "move", "thesis listing 4.2",
+        Encoding("plain", ("plain.lp",), False, "move", "thesis listing 4.2",
                  "one player step per time point, fixed horizon"),
-        Encoding("incremental", "incremental.lp", True, "move", "thesis listing 4.3",
+        Encoding("incremental", ("incremental.lp",), True, "move", "thesis listing 4.3",
                  "grows the horizon: a shortest plan in moves"),
-        Encoding("split", "split.lp", False, "move", "thesis listing 4.4",
+        Encoding("split", ("split.lp",), False, "move", "thesis listing 4.4",
                  "x/y in separate atoms, fixed horizon"),
-        Encoding("split-incremental", "split-incremental.lp", True, "move", "thesis listing 4.4 + 4.3",
+        Encoding("split-incremental", ("split-incremental.lp",), True, "move", "thesis listing 4.4 + 4.3",
                  "x/y in separate atoms, shortest plan in moves"),
+        Encoding("push", ("push-core.lp", "push.lp"), True, "push", "beyond the thesis",
+                 "one push per step, player walks between: a push-optimal plan"),
+        Encoding("push-jump", ("push-core.lp", "push-jump.lp"), True, "push", "beyond the thesis",
+                 "at most one push per step, horizon grown x1.5: fast, not optimal", jumps=True),
     ]
 }
+
+
+def optimises(encoding: Encoding) -> str:
+    """What a first plan of the horizon loop is optimal for: "moves" or "pushes"."""
+    return {"move": "moves", "push": "pushes"}[encoding.unit]
 
 
 def encodings_dir() -> Path:
@@ -45,5 +55,5 @@ def get_encoding(name: str) -> Encoding:
         raise InputError(f"unknown encoding {name!r}; choose from {', '.join(ENCODINGS)}") from None
 
 
-def encoding_path(encoding: Encoding) -> Path:
-    return encodings_dir() / encoding.file
+def encoding_paths(encoding: Encoding) -> list[Path]:
+    return [encodings_dir() / name for name in encoding.files]

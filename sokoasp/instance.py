@@ -1,13 +1,14 @@
 """A Level as the ASP facts the encodings read: the thesis's init/1 facts plus static facts.
 
 Static facts (computed in Python by ``analysis``) are read only by the strategies:
-``dead(X,Y)`` dead squares, ``segment(S,X,Y)`` / ``segment_goals(S,K)`` wall segments.
+``dead(X,Y)`` dead squares, ``segment(S,X,Y)`` / ``segment_goals(S,K)`` wall segments,
+``dist(X,Y,D)`` the fewest pushes from a live square to its nearest goal.
 The text is generated from a validated Level, never copied from a user's file.
 """
 
 from __future__ import annotations
 
-from .analysis import dead_squares, wall_segments
+from .analysis import dead_squares, nearest_goal_distances, wall_segments
 from .facts import write_facts
 from .level import Level
 
@@ -22,6 +23,7 @@ def static_facts(level: Level) -> str:
     for number, segment in enumerate(wall_segments(level), start=1):
         lines += [f"segment({number},{x},{y})." for x, y in sorted(segment)]
         lines.append(f"segment_goals({number},{len(segment & level.goals)}).")
+    lines += [f"dist({x},{y},{d})." for (x, y), d in sorted(nearest_goal_distances(level).items())]
     return "\n".join(lines) + "\n"
 
 

@@ -1,11 +1,19 @@
-"""Turning model symbols into a LURD plan string (lower case walk, upper case push)."""
+"""Turning model symbols into a LURD plan string (lower case walk, upper case push).
+
+Move families show ``move(DX,DY,T)`` and ``push(T)``: one letter per time step.
+Push families show ``push(X,Y,DX,DY,T)``: each push is expanded with a shortest walk of the
+player to the square behind the box (so the plan is push-optimal, not move-optimal).
+"""
 
 from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
 
 import clingo
 
 from .errors import SokoaspError
-from .level import Cell
+from .level import DIRECTIONS, LETTER_OF, Cell, Level, add
 
 
 class PlanExtractor:
@@ -21,19 +29,82 @@ class PlanExtractor:
         self.symbols = list(model.symbols(shown=True))
 
 
-def extract_plan(symbols: list[clingo.Symbol], letter_of: dict[Cell, str]) -> str:
+@dataclass(frozen=True)
+class Push:
+    box: Cell
+    delta: Cell
+
+
+def numbers(symbol: clingo.Symbol) -> list[int]:
+    return [a.number for a in symbol.arguments]
+
+
+def numbered_steps(steps: dict[int, object], what: str) -> list[int]:
+    if sorted(steps) != list(range(1, len(steps) + 1)):
+        raise SokoaspError(f"the model's {what} are not numbered 1..n: {sorted(steps)}")
+    return sorted(steps)
+
+
+def move_plan(symbols: list[clingo.Symbol]) -> str:
     """LURD string from ``move(DX,DY,T)`` and ``push(T)`` atoms (one move per time step)."""
     moves: dict[int, str] = {}
     pushes: set[int] = set()
     for symbol in symbols:
-        args = [a.number for a in symbol.arguments]
-        if symbol.name == "move" and len(args) == 3:
-            step = args[2]
+        if symbol.name == "move" and len(symbol.arguments) == 3:
+            dx, dy, step = numbers(symbol)
             if step in moves:
                 raise SokoaspError(f"the model has two moves at step {step}")
-            moves[step] = letter_of[(args[0], args[1])]
-        elif symbol.name == "push" and len(args) == 1:
-            pushes.add(args[0])
-    if sorted(moves) != list(range(1, len(moves) + 1)):
-        raise SokoaspError(f"the model's moves are not numbered 1..n: {sorted(moves)}")
-    return "".join(moves[t].upper() if t in pushes else moves[t] for t in sorted(moves))
+            moves[step] = LETTER_OF[(dx, dy)]
+        elif symbol.name == "push" and len(symbol.arguments) == 1:
+            pushes.add(numbers(symbol)[0])
+    return "".join(moves[t].upper() if t in pushes else moves[t] for t in numbered_steps(moves, "moves"))
+
+
+def push_sequence(symbols: list[clingo.Symbol]) -> list[Push]:
+    """The pushes of a push-family model, in time order."""
+    pushes: dict[int, Push] = {}
+    for symbol in symbols:
+        if symbol.name == "push" and len(symbol.arguments) == 5:
+            x, y, dx, dy, step = numbers(symbol)
+            if step in pushes:
+                raise SokoaspError(f"the model has two pushes at step {step}")
+            pushes[step] = Push((x, y), (dx, dy))
+    return [pushes[t] for t in numbered_steps(pushes, "pushes")]
+
+
+def walk(level: Level, boxes: set[Cell], start: Cell, goal: Cell) -> str | None:
+    """A shortest walk (lower-case letters) avoiding boxes, or None if there is none."""
+    came: dict[Cell, tuple[Cell, str] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        if cell == goal:
+            letters = []
+            while came[cell] is not None:
+                cell, letter = came[cell]  # type: ignore[misc]
+                letters.append(letter)
+            return "".join(reversed(letters))
+        for letter, delta in DIRECTIONS.items():
+            nxt = add(cell, delta)
+            if nxt in level.floor and nxt not in boxes and nxt not in came:
+                came[nxt] = (cell, letter)
+                queue.append(nxt)
+    return None
+
+
+def expand_pushes(level: Level, pushes: list[Push]) -> str:
+    """The LURD plan of a push sequence. A push the player cannot get to is written as the
+    bare push letter, so the simulator rejects the plan at that point."""
+    player, boxes, plan = level.player, set(level.boxes), []
+    for push in pushes:
+        stand = (push.box[0] - push.delta[0], push.box[1] - push.delta[1])
+        plan.append(walk(level, boxes, player, stand) or "")
+        plan.append(LETTER_OF[push.delta].upper())
+        boxes.discard(push.box)
+        boxes.add(add(push.box, push.delta))
+        player = push.box
+    return "".join(plan)
+
+
+def extract_plan(level: Level, symbols: list[clingo.Symbol], unit: str) -> str:
+    return expand_pushes(level, push_sequence(symbols)) if unit == "push" else move_plan(symbols)

@@ -8,7 +8,7 @@ import pytest
 
 from corpus import HAND_MADE, UNSOLVABLE, random_corpus
 from helpers import assert_replays, level_of
-from oracle import bfs_moves
+from oracle import bfs_moves, bfs_pushes
 from sokoasp import SolveConfig, Status, load_level, solve
 from sokoasp.families import ENCODINGS
 
@@ -17,6 +17,8 @@ THESIS_EXAMPLE = ROOT / "instances" / "thesis_example.lp"
 SOLVABLE = {**{k: v for k, v in HAND_MADE.items()}, **random_corpus(16)}
 MOVE_INCREMENTAL = [e.name for e in ENCODINGS.values() if e.incremental and e.unit == "move"]
 MOVE_FIXED = [e.name for e in ENCODINGS.values() if not e.incremental and e.unit == "move"]
+PUSH_INCREMENTAL = [e.name for e in ENCODINGS.values() if e.incremental and e.unit == "push" and not e.jumps]
+JUMPING = [e.name for e in ENCODINGS.values() if e.jumps]
 
 
 @pytest.mark.parametrize("encoding", MOVE_INCREMENTAL)
@@ -27,6 +29,30 @@ def test_incremental_finds_the_shortest_plan(encoding: str, name: str) -> None:
     result = solve(level, SolveConfig(encoding=encoding, max_horizon=30))
     assert result.status is Status.SOLVED_OPTIMAL, result.message
     assert result.moves == bfs_moves(text)
+    assert_replays(level, result.plan)
+
+
+@pytest.mark.parametrize("encoding", PUSH_INCREMENTAL)
+@pytest.mark.parametrize("name", sorted(SOLVABLE))
+def test_push_family_finds_a_push_optimal_plan(encoding: str, name: str) -> None:
+    text = SOLVABLE[name]
+    level = level_of(text)
+    result = solve(level, SolveConfig(encoding=encoding, max_horizon=30))
+    assert result.status is Status.SOLVED_OPTIMAL and result.optimal_for == "pushes", result.message
+    assert result.pushes == bfs_pushes(text)
+    assert result.moves >= bfs_moves(text)
+    assert_replays(level, result.plan)
+
+
+@pytest.mark.parametrize("encoding", JUMPING)
+@pytest.mark.parametrize("name", sorted(SOLVABLE))
+def test_jumping_families_find_valid_plans_and_claim_optimality_only_when_true(encoding: str, name: str) -> None:
+    text = SOLVABLE[name]
+    level = level_of(text)
+    result = solve(level, SolveConfig(encoding=encoding, max_horizon=30))
+    assert result.status.solved and result.pushes >= bfs_pushes(text)
+    if result.status is Status.SOLVED_OPTIMAL:
+        assert result.pushes == bfs_pushes(text)
     assert_replays(level, result.plan)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from corpus import HAND_MADE, random_corpus
 from helpers import assert_replays, level_of
-from oracle import bfs_moves
+from oracle import bfs_moves, bfs_pushes
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.errors import InputError
 from sokoasp.families import ENCODINGS
@@ -31,10 +31,13 @@ def test_optimal_strategies_keep_the_optimum(strategy: str, encoding: str) -> No
     for name, text in CORPUS.items():
         if not fast_enough(encoding, name):
             continue
-        level, optimum = level_of(text), bfs_moves(text)
+        level = level_of(text)
+        pushes = ENCODINGS[encoding].unit == "push"
+        optimum = bfs_pushes(text) if pushes else bfs_moves(text)
         config = SolveConfig(encoding=encoding, strategies=(strategy,), horizon=optimum, max_horizon=30)
         result = solve(level, config)
-        assert result.status.solved and result.moves == optimum, (name, result.status, result.message)
+        length = result.pushes if pushes else result.moves
+        assert result.status.solved and length == optimum, (name, result.status, result.message)
         assert_replays(level, result.plan)
         if ENCODINGS[encoding].incremental:
             assert result.status is Status.SOLVED_OPTIMAL
@@ -61,21 +64,27 @@ def test_ff_on_the_thesis_corpus_where_it_is_harmless() -> None:
     assert result.moves == bfs_moves(text)
 
 
-@pytest.mark.parametrize("strategy", [s.name for s in STRATEGIES.values() if len(s.files) == 1])
-@pytest.mark.parametrize("encoding", ["incremental", "plain"])
+@pytest.mark.parametrize(
+    "strategy,encoding",
+    [(s.name, e) for s in STRATEGIES.values() if len(s.files) == 1 for e in ("incremental", "plain", "push")
+     if e in s.encodings],
+)
 def test_each_strategy_is_loaded_and_prunes(strategy: str, encoding: str) -> None:
     level = level_of(SHOWCASE)
-    horizon = bfs_moves(SHOWCASE)
+    horizon = bfs_pushes(SHOWCASE) if encoding == "push" else bfs_moves(SHOWCASE)
     config = SolveConfig(encoding=encoding, horizon=horizon, max_horizon=horizon)
     base = solve(level, config)
     pruned = solve(level, SolveConfig(**{**config.__dict__, "strategies": (strategy,)}))
-    assert base.stats["rules"] != pruned.stats["rules"]
-    assert (base.stats["choices"], base.stats["conflicts"]) != (pruned.stats["choices"], pruned.stats["conflicts"])
+    assert base.status.solved and pruned.status.solved
+    keys = ("rules", "atoms", "choices", "conflicts")
+    assert [base.stats[k] for k in keys] != [pruned.stats[k] for k in keys]
 
 
-@pytest.mark.parametrize("encoding", [e for e in ENCODINGS if e.startswith("split")])
-@pytest.mark.parametrize("strategy", [s.name for s in STRATEGIES.values() if len(s.files) == 1])
-def test_split_strategy_files_change_the_ground_program(encoding: str, strategy: str) -> None:
+@pytest.mark.parametrize(
+    "strategy,encoding",
+    [(s.name, e) for s in STRATEGIES.values() if len(s.files) == 1 for e in s.encodings if e.startswith("split")],
+)
+def test_split_strategy_files_change_the_ground_program(strategy: str, encoding: str) -> None:
     level = level_of(HAND_MADE["two-boxes"])
     config = SolveConfig(encoding=encoding, horizon=11, max_horizon=11)
     base = solve(level, config)
