@@ -14,6 +14,7 @@ from .driver import DEFAULT_MAX_HORIZON, SolveConfig, solve
 from .families import ENCODINGS
 from .errors import ExitCode, InputError, SokoaspError
 from .facts import write_facts
+from .grid.commands import bench, grid
 from .loading import load_all, load_level
 from .result import Result
 from .strategies import STRATEGIES
@@ -143,6 +144,10 @@ def convert(source: Path, target: Path, which: str | None, horizon: int | None) 
         text = write_collection([item.level for item in loaded])
     target.write_text(text, encoding="utf-8")
     click.echo(f"wrote {target} ({len(loaded)} level{'s' if len(loaded) > 1 else ''})")
+
+
+cli.add_command(grid)
+cli.add_command(bench)
 
 
 @cli.command(name="strategies")

@@ -1,0 +1,1 @@
+"""The comparison grid: declared run matrices, a durable SQLite store, executors, reports."""

@@ -1,0 +1,79 @@
+"""Executors: run grid runs locally (worker processes, one per core by default) or on a
+Dask cluster, and hand each finished result back as soon as it is ready."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Iterator
+
+from ..driver import SolveConfig, solve
+from ..errors import InputError
+from ..result import Result, Status
+from ..worker import solve_isolated
+from .spec import Run
+
+
+def config_of(run: Run) -> SolveConfig:
+    return SolveConfig(encoding=run.encoding, strategies=run.strategies, max_horizon=run.max_horizon,
+                       clingo_args=run.clingo_options)
+
+
+def run_one(run: Run) -> Result:
+    """One run with its limits. In a daemonic process (a Dask worker) no child can be forked:
+    there the time limit is soft (solving is interrupted, grounding is not)."""
+    if mp.current_process().daemon:
+        soft = SolveConfig(**{**config_of(run).__dict__, "time_limit": run.time_limit})
+        return solve(run.instance.level, soft)
+    return solve_isolated(run.instance.level, config_of(run), run.time_limit, run.memory_limit)
+
+
+def safely(run: Run) -> Result:
+    try:
+        return run_one(run)
+    except Exception as error:  # one broken run must not stop the grid
+        return Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
+
+
+def run_local(runs: list[Run], workers: int | None = None) -> Iterator[tuple[Run, Result]]:
+    """Each run in its own solver process; ``workers`` at a time (default: the cores)."""
+    workers = workers or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending: dict[Future[Result], Run] = {}
+        queue = iter(runs)
+        for run in queue:
+            pending[pool.submit(safely, run)] = run
+            if len(pending) >= workers:
+                break
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield pending.pop(future), future.result()
+                following = next(queue, None)
+                if following is not None:
+                    pending[pool.submit(safely, following)] = following
+
+
+def run_dask(runs: list[Run], address: str) -> Iterator[tuple[Run, Result]]:
+    """Runs on a Dask cluster: ``dask://host:port``, or ``dask-local`` for an in-process one."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InputError("the Dask executor needs the 'distributed' package: pip install 'sokoasp[dask]'") from None
+    if address == "dask-local":
+        cluster = LocalCluster(n_workers=1, threads_per_worker=os.cpu_count() or 1, processes=False,
+                               dashboard_address=None)
+        client = Client(cluster)
+    elif address.startswith("dask://"):
+        cluster, client = None, Client(address.removeprefix("dask://"))
+    else:
+        raise InputError(f"unknown executor {address!r}: use local, dask-local or dask://host:port")
+    try:
+        futures = {client.submit(safely, run, pure=False): run for run in runs}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,183 @@
+"""A grid declaration (TOML or options): instances x encodings x strategy sets x clingo options.
+
+Example ``grid.toml``::
+
+    time_limit = 60          # seconds per run (grounding included)
+    memory_limit = 4000      # MB per run
+    max_horizon = 300
+    encodings = ["incremental", "push"]
+    strategies = [[], ["dead"], ["dead", "freeze", "bound"]]   # strategy sets
+    clingo_options = [[], ["--configuration=crafty"]]
+    [[instances]]
+    path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
+    class = "microban"                    # optional; default: folder or collection name
+    levels = "1-3"                        # optional selection in a collection
+
+A strategy set is run only with the encodings it supports (others are skipped, and said so).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+from ..facts import write_facts
+from ..families import ENCODINGS
+from ..level import Level
+from ..loading import load_all
+from ..strategies import STRATEGIES
+
+KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "instances"}
+INSTANCE_KEYS = {"path", "class", "levels"}
+LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
+
+
+@dataclass(frozen=True)
+class Instance:
+    name: str  # file[#level]
+    instance_class: str
+    level: Level
+    digest: str  # hash of the level's canonical facts
+
+
+@dataclass(frozen=True)
+class Run:
+    instance: Instance
+    encoding: str
+    strategies: tuple[str, ...]
+    clingo_options: tuple[str, ...]
+    time_limit: float
+    memory_limit: int | None
+    max_horizon: int
+
+    @property
+    def configuration(self) -> str:
+        """A short label: encoding+strategy+... [clingo options]."""
+        label = "+".join((self.encoding, *self.strategies))
+        return label + (f" [{' '.join(self.clingo_options)}]" if self.clingo_options else "")
+
+    @property
+    def key(self) -> str:
+        parts = [self.instance.digest, self.encoding, ",".join(self.strategies), " ".join(self.clingo_options),
+                 str(self.time_limit), str(self.memory_limit), str(self.max_horizon)]
+        return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
+
+
+@dataclass
+class GridSpec:
+    instances: list[Instance]
+    encodings: list[str]
+    strategy_sets: list[tuple[str, ...]] = field(default_factory=lambda: [()])
+    clingo_options: list[tuple[str, ...]] = field(default_factory=lambda: [()])
+    time_limit: float = 60.0
+    memory_limit: int | None = None
+    max_horizon: int = 300
+
+    def runs(self) -> tuple[list[Run], list[str]]:
+        """Every run of the matrix, and notes on combinations skipped as unsupported."""
+        runs, skipped = [], []
+        for encoding, strategies, options in itertools.product(self.encodings, self.strategy_sets, self.clingo_options):
+            unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
+            if unsupported:
+                skipped.append(f"{encoding} with {'+'.join(strategies)}: {', '.join(unsupported)} not supported")
+                continue
+            for instance in self.instances:
+                runs.append(Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit,
+                                self.max_horizon))
+        return runs, sorted(set(skipped))
+
+
+def digest(level: Level) -> str:
+    return hashlib.sha256(write_facts(level.with_title("")).encode()).hexdigest()[:16]
+
+
+def select(count: int, levels: str | None, source: str) -> list[int]:
+    """1-based level numbers from a selection like "1-3,7"."""
+    if not levels:
+        return list(range(1, count + 1))
+    chosen: list[int] = []
+    for part in str(levels).split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise InputError(f"bad level selection {levels!r} (expected e.g. 1-3,7)", source)
+        chosen += range(int(low), int(high or low) + 1)
+    bad = [n for n in chosen if not 1 <= n <= count]
+    if bad:
+        raise InputError(f"level {bad[0]} is out of range 1..{count}", source)
+    return chosen
+
+
+def load_instances(path: Path, instance_class: str | None = None, levels: str | None = None) -> list[Instance]:
+    """A file (all its levels, or a selection) or a folder of level files."""
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() in LEVEL_SUFFIXES)
+        if not files:
+            raise InputError("no level files (.lp, .sok, .xsb) in this folder", str(path))
+        return [i for f in files for i in load_instances(f, instance_class or path.name)]
+    loaded = load_all(path)
+    default_class = instance_class or (path.parent.name if len(loaded) == 1 else path.stem)
+    chosen = select(len(loaded), levels, str(path))
+    return [
+        Instance(f"{path}#{n}" if len(loaded) > 1 else str(path), default_class, loaded[n - 1].level,
+                 digest(loaded[n - 1].level))
+        for n in chosen
+    ]
+
+
+def read_spec(path: Path) -> GridSpec:
+    source = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("no such file", source) from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not valid TOML: {error}", source) from None
+    unknown = set(data) - KEYS
+    if unknown:
+        raise InputError(f"unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(KEYS))})", source)
+    instances = []
+    for entry in data.get("instances", []):
+        bad = set(entry) - INSTANCE_KEYS
+        if bad or "path" not in entry:
+            raise InputError(f"an [[instances]] entry needs 'path' and knows only {sorted(INSTANCE_KEYS)}", source)
+        instances += load_instances((path.parent / entry["path"]).resolve() if not Path(entry["path"]).is_absolute()
+                                    else Path(entry["path"]), entry.get("class"), entry.get("levels"))
+    return build_spec(
+        instances,
+        data.get("encodings", ["incremental"]),
+        [tuple(s) for s in data.get("strategies", [[]])],
+        [tuple(o) for o in data.get("clingo_options", [[]])],
+        float(data.get("time_limit", 60)),
+        data.get("memory_limit"),
+        int(data.get("max_horizon", 300)),
+        source,
+    )
+
+
+def build_spec(
+    instances: list[Instance],
+    encodings: list[str],
+    strategy_sets: list[tuple[str, ...]],
+    clingo_options: list[tuple[str, ...]],
+    time_limit: float,
+    memory_limit: int | None,
+    max_horizon: int,
+    source: str = "<grid>",
+) -> GridSpec:
+    if not instances:
+        raise InputError("the grid has no instances", source)
+    for name in encodings:
+        if name not in ENCODINGS:
+            raise InputError(f"unknown encoding {name!r} (known: {', '.join(ENCODINGS)})", source)
+    for strategies in strategy_sets:
+        for name in strategies:
+            if name not in STRATEGIES:
+                raise InputError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})", source)
+    if time_limit <= 0:
+        raise InputError("time_limit must be > 0", source)
+    return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
+                    memory_limit, max_horizon)
