@@ -1,0 +1,151 @@
+"""The grid end to end: durable rows, resume after a real SIGKILL, limits, reports, Dask."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from corpus import HAND_MADE
+from oracle import bfs_moves
+from sokoasp.grid.report import markdown_table, ratio_table, summarise
+from sokoasp.grid.run import run_grid
+from sokoasp.grid.spec import build_spec, load_instances, read_spec
+from sokoasp.grid.store import Store
+from sokoasp.errors import InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["one-push", "turn-corner", "two-boxes", "corridor"]
+
+
+def tiny_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    for name in TINY:
+        (folder / f"{name}.sok").write_text(HAND_MADE[name])
+    return folder
+
+
+def rows_of(database: Path) -> list[dict]:
+    store = Store(database)
+    try:
+        return store.rows()
+    finally:
+        store.close()
+
+
+def test_tiny_grid_end_to_end(tmp_path: Path) -> None:
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["incremental", "push"], [(), ("dead",)], [()], 30, None, 60)
+    database = tmp_path / "r.sqlite"
+    summary = run_grid(spec, database, show_progress=False, note=lambda _: None)
+    assert summary.ran == summary.total == 16 and summary.solved == 16
+    rows = rows_of(database)
+    assert len(rows) == 16
+    for row in rows:
+        name = Path(row["instance"]).stem
+        if row["encoding"] == "incremental":
+            assert row["moves"] == bfs_moves(HAND_MADE[name])
+        assert row["instance_class"] == "tiny" and row["peak_memory_mb"] > 0
+    again = run_grid(spec, database, show_progress=False, note=lambda _: None)
+    assert again.ran == 0 and again.skipped_done == 16
+
+
+def test_killed_grid_resumes_without_lost_or_duplicated_rows(tmp_path: Path) -> None:
+    folder = tiny_folder(tmp_path)
+    database = tmp_path / "r.sqlite"
+    command = [sys.executable, "-m", "sokoasp", "grid", "run", "-i", str(folder), "-e", "incremental", "-e",
+               "split-incremental", "-s", "none", "-s", "ntb", "-s", "clutter", "--workers", "1", "--db", str(database)]
+    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    count = 0
+    while time.time() < deadline and count < 3:
+        time.sleep(0.1)
+        if database.exists():
+            try:
+                count = sqlite3.connect(database).execute("SELECT count(*) FROM runs").fetchone()[0]
+            except sqlite3.OperationalError:
+                count = 0
+    os.killpg(process.pid, signal.SIGKILL)  # the runner and its solver processes, mid-grid
+    process.wait()
+    at_kill = len(rows_of(database))
+    assert 3 <= at_kill < 24, "the grid should have been killed part way"
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    assert f"{at_kill} already in" in finished.stderr
+    rows = rows_of(database)
+    assert len(rows) == 24 and len({r["key"] for r in rows}) == 24
+    assert all(r["solved"] for r in rows)
+
+
+def test_memory_out_is_recorded(tmp_path: Path) -> None:
+    spec = build_spec(load_instances(ROOT / "instances" / "thesis_example.lp"), ["split-incremental"], [()], [()],
+                      60, 80, 60)
+    database = tmp_path / "r.sqlite"
+    run_grid(spec, database, show_progress=False, note=lambda _: None)
+    (row,) = rows_of(database)
+    assert row["status"] == "memory out" and not row["solved"]
+
+
+def fake_row(configuration: str, instance: str, cls: str, solved: bool, seconds: float) -> dict:
+    return {"configuration": configuration, "instance_hash": instance, "instance_class": cls, "solved": int(solved),
+            "total_time": seconds, "time_limit": 100.0}
+
+
+def test_report_numbers_from_a_known_database() -> None:
+    rows = [fake_row("a", "i1", "small", True, 1.0), fake_row("a", "i2", "small", False, 7.0),
+            fake_row("a", "i3", "large", True, 4.0), fake_row("b", "i1", "small", True, 2.0),
+            fake_row("b", "i2", "small", True, 3.0), fake_row("b", "i3", "large", True, 8.0)]
+    _, classes, cells = summarise(rows, "mean")
+    assert classes == ["large", "small", "all"]
+    assert cells[("a", "small")].value == pytest.approx((1.0 + 100.0) / 2)  # unsolved counts as the limit
+    assert (cells[("a", "all")].solved, cells[("a", "all")].runs) == (2, 3)
+    assert cells[("b", "all")].value == pytest.approx(13.0 / 3)
+    assert "| a | 4.00 (1/1) | 50.50 (1/2) | 35.00 (2/3) |" in markdown_table(rows, "mean")
+    ratios = ratio_table(rows, "a")
+    assert "| b | 3/3 | 3.00 | 0.5x |" in ratios  # median of 1/2, 100/3, 4/8
+
+
+def test_grid_file_errors_name_the_problem(tmp_path: Path) -> None:
+    grid = tmp_path / "g.toml"
+    grid.write_text('encodings = ["push"]\ncolour = 3\n')
+    with pytest.raises(InputError, match="unknown key 'colour'"):
+        read_spec(grid)
+    grid.write_text(f'encodings = ["nope"]\n[[instances]]\npath = "{ROOT / "instances" / "thesis_example.lp"}"\n')
+    with pytest.raises(InputError, match="unknown encoding 'nope'"):
+        read_spec(grid)
+
+
+def test_unsupported_combinations_are_skipped_and_reported(tmp_path: Path) -> None:
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push", "incremental"], [("ntb",)], [()], 30, None, 60)
+    runs, skipped = spec.runs()
+    assert {r.encoding for r in runs} == {"incremental"} and skipped and "ntb" in skipped[0]
+
+
+def test_dask_local_cluster_runs_the_grid(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60)
+    database = tmp_path / "r.sqlite"
+    summary = run_grid(spec, database, executor="dask-local", show_progress=False, note=lambda _: None)
+    assert summary.solved == 4 and len(rows_of(database)) == 4
+
+
+def test_notebook_runs_on_a_tiny_grid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    database = tmp_path / "r.sqlite"
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["incremental", "push"], [()], [()], 30, None, 60)
+    run_grid(spec, database, show_progress=False, note=lambda _: None)
+    monkeypatch.setenv("SOKOASP_DB", str(database))
+    monkeypatch.setenv("SOKOASP_OUT", str(tmp_path / "out"))
+    notebook = nbformat.read(ROOT / "notebooks" / "strategy_grid.ipynb", as_version=4)
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert "8 runs" in "".join(o.get("text", "") for o in outputs)
+    assert (tmp_path / "out" / "cactus.png").exists() and (tmp_path / "out" / "heatmap.svg").exists()
