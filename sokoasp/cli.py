@@ -18,6 +18,7 @@ from .grid.commands import bench, grid
 from .loading import load_all, load_level
 from .result import Result
 from .strategies import STRATEGIES
+from .portfolio import DEFAULT_MEMBERS, race
 from .worker import solve_isolated
 from .xsb import write_collection, write_level
 
@@ -58,6 +59,8 @@ def cli() -> None:
               "stopped and reported as a timeout.")
 @click.option("--memory-limit", type=click.IntRange(1), help="MB of address space for the solver process.")
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="Extra clingo option, e.g. --clingo-arg=--configuration=crafty.")
+@click.option("--portfolio", is_flag=True, help="Race the portfolio's configurations on the cores and keep the "
+              "first validated plan (see `sokoasp portfolio`); --encoding/--strategy are then not used.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--verbose", "-v", is_flag=True, help="Show each horizon as it is tried (on stderr).")
 def solve_command(
@@ -71,6 +74,7 @@ def solve_command(
     time_limit: float | None,
     memory_limit: int | None,
     clingo_args: tuple[str, ...],
+    portfolio: bool,
     as_json: bool,
     verbose: bool,
 ) -> None:
@@ -88,8 +92,12 @@ def solve_command(
         max_horizon=max_horizon,
         clingo_args=clingo_args,
     )
+    if portfolio and strategies:
+        raise InputError("--portfolio chooses its own strategies: drop --strategy")
     try:
-        if time_limit is not None or memory_limit is not None:
+        if portfolio:
+            result = race(loaded.level, time_limit=time_limit, memory_mb=memory_limit)
+        elif time_limit is not None or memory_limit is not None:
             result = solve_isolated(loaded.level, config, time_limit, memory_limit)
         else:
             progress = (lambda line: click.echo(line, err=True)) if verbose else None
@@ -157,6 +165,15 @@ def list_strategies() -> None:
     for s in STRATEGIES.values():
         summary = s.summary + (" [reconstruction]" if s.reconstruction else "")
         rows.append((s.name, s.thesis_name or "-", s.soundness.value, ",".join(s.encodings), summary))
+    click.echo(table(rows))
+
+
+@cli.command(name="portfolio")
+def list_portfolio() -> None:
+    """List the configurations `solve --portfolio` races, one per core."""
+    rows = [("member", "encoding", "strategies")]
+    for number, member in enumerate(DEFAULT_MEMBERS, start=1):
+        rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none"))
     click.echo(table(rows))
 
 

@@ -21,7 +21,7 @@ from .level import Level
 from .plans import PlanExtractor, extract_plan
 from .result import Result, Status
 from .simulator import count_pushes, replay
-from .strategies import Soundness, check_supported, soundness_of, strategy_paths
+from .strategies import Soundness, check_supported, soundness_of, strategy_clingo_args, strategy_paths
 
 DEFAULT_MAX_HORIZON = 200
 
@@ -79,7 +79,7 @@ class Session:
         self.level = level
         self.encoding = encoding
         self.clock = clock
-        args = ["--stats", *config.clingo_args]
+        args = ["--stats", *strategy_clingo_args(config.strategies), *config.clingo_args]
         if not encoding.incremental:
             args += ["-c", f"horizon={config.horizon}"]
         try:

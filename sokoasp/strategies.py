@@ -33,6 +33,7 @@ class Strategy:
     encodings: tuple[str, ...]
     files: tuple[str, ...]  # strategy folders loaded (several for combinations)
     reconstruction: bool = False  # defined by us where the thesis gives no definition
+    clingo_args: tuple[str, ...] = ()  # solver options the strategy needs
 
 
 STRATEGIES: dict[str, Strategy] = {
@@ -50,6 +51,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("freeze",)),
         Strategy("bound", "", "per-state lower bound: box distances to goals <= pushes left",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("bound",)),
+        Strategy("guide", "", "domain heuristic: try pushes towards the nearest goal first (prunes nothing)",
+                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("guide",), clingo_args=("--heuristic=Domain",)),
         Strategy("moob", "MOOB", "no move off the board rectangle, listing 4.9",
                  Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("moob",)),
         Strategy("ntb", "NTB", "no move undoing a non-push move, listing 4.10 (fixed)",
@@ -88,6 +91,13 @@ def strategy_paths(names: tuple[str, ...], encoding: str) -> list[Path]:
                 folders.append(folder)
     family = "push" if encoding.startswith("push") else encoding  # the push families share files
     return [encodings_dir() / "strategies" / folder / f"{family}.lp" for folder in folders]
+
+
+def strategy_clingo_args(names: tuple[str, ...]) -> list[str]:
+    args: list[str] = []
+    for name in names:
+        args += [a for a in get_strategy(name).clingo_args if a not in args]
+    return args
 
 
 def soundness_of(names: tuple[str, ...]) -> Soundness:

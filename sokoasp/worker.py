@@ -1,4 +1,4 @@
-"""Hard limits: run one solve in a worker process, killed at the time limit, with an
+"""Hard limits: run solves in worker processes, killed at the time limit, with an
 address-space cap for memory. The result says which limit was hit."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import resource
 import time
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 
 from .driver import SolveConfig, check_config, solve, validate
@@ -34,40 +35,67 @@ def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connec
     pipe.close()
 
 
-def solve_isolated(
-    level: Level, config: SolveConfig, time_limit: float | None = None, memory_mb: int | None = None
-) -> Result:
-    """Solve in a child process; grounding that outlives the limit is killed."""
+@dataclass
+class Worker:
+    """One solver process and the pipe its result arrives on."""
+
+    level: Level
+    config: SolveConfig
+    memory_mb: int | None
+    process: mp.Process
+    receiver: Connection
+    began: float
+
+    def collect(self) -> Result:
+        """The result once the receiver is ready (or the process died): replayed here again."""
+        try:
+            data = self.receiver.recv()
+        except (EOFError, OSError):
+            data = None
+        self.stop()
+        if data is not None:
+            result = validate(self.level, Result.from_dict(data))
+        elif self.memory_mb:
+            result = Result(Status.MEMORY_OUT,
+                            message=f"worker died (exit {self.process.exitcode}) under a {self.memory_mb} MB limit")
+        else:
+            result = Result(Status.ERROR, message=f"worker died (exit {self.process.exitcode})")
+        return self.stamp(result)
+
+    def timed_out(self, limit: float | None) -> Result:
+        self.stop()
+        return self.stamp(Result(Status.TIMEOUT, message=f"killed after {limit} s (grounding or solving)"))
+
+    def stamp(self, result: Result) -> Result:
+        result.config = result.config or self.config.describe()
+        result.times.setdefault("total", round(time.perf_counter() - self.began, 4))
+        return result
+
+    def stop(self) -> None:
+        self.process.join(0.2)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+def start_worker(level: Level, config: SolveConfig, time_limit: float | None, memory_mb: int | None) -> Worker:
     check_config(config)
     context = mp.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    soft = SolveConfig(**{**config.__dict__, "time_limit": time_limit})
+    soft = replace(config, time_limit=time_limit)
     process = context.Process(target=child, args=(level, soft, memory_mb, sender), daemon=True)
     began = time.perf_counter()
     process.start()
     sender.close()
+    return Worker(level, soft, memory_mb, process, receiver, began)
+
+
+def solve_isolated(
+    level: Level, config: SolveConfig, time_limit: float | None = None, memory_mb: int | None = None
+) -> Result:
+    """Solve in a child process; grounding that outlives the limit is killed."""
+    worker = start_worker(level, config, time_limit, memory_mb)
     deadline = None if time_limit is None else time_limit + GRACE_SECONDS
-    ready = receiver.poll(deadline)
-    elapsed = round(time.perf_counter() - began, 4)
-    if ready:
-        try:
-            data = receiver.recv()
-        except EOFError:
-            data = None
-    else:
-        data = None
-    process.join(0.5)
-    if process.is_alive():
-        process.kill()
-        process.join()
-    if data is not None:
-        result = validate(level, Result.from_dict(data))  # replayed again, in this process
-    elif not ready:
-        result = Result(Status.TIMEOUT, message=f"killed after {time_limit} s (grounding or solving)")
-    elif memory_mb:
-        result = Result(Status.MEMORY_OUT, message=f"worker died (exit {process.exitcode}) under a {memory_mb} MB limit")
-    else:
-        result = Result(Status.ERROR, message=f"worker died (exit {process.exitcode})")
-    result.config = result.config or config.describe()
-    result.times.setdefault("total", elapsed)
-    return result
+    if worker.receiver.poll(deadline):
+        return worker.collect()
+    return worker.timed_out(time_limit)

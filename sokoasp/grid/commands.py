@@ -9,6 +9,7 @@ import click
 
 from ..errors import InputError
 from ..families import ENCODINGS
+from ..portfolio import choose_members
 from .plots import cactus, heatmap, scatter
 from .report import csv_table, markdown_table, ratio_table
 from .run import run_grid
@@ -83,8 +84,10 @@ def grid_run(grid_file: Path | None, database: Path, instances: tuple[Path, ...]
 @click.option("--statistic", type=click.Choice(["median", "mean"]), default="median", show_default=True)
 @click.option("--compare", nargs=2, help="Two configurations for a per-instance scatter plot.")
 @click.option("--baseline", help="A configuration to report speed-ups against.")
+@click.option("--suggest-portfolio", "portfolio_size", type=click.IntRange(1),
+              help="Choose K configurations for a portfolio from these runs (greedy set cover).")
 def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple[str, str] | None,
-                baseline: str | None) -> None:
+                baseline: str | None, portfolio_size: int | None) -> None:
     """The thesis-style table (rows: configurations, columns: instance classes) and plots."""
     store = Store(database)
     rows = store.rows()
@@ -94,6 +97,8 @@ def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple
     click.echo(markdown_table(rows, statistic))
     if baseline:
         click.echo("\n" + ratios(rows, baseline))
+    if portfolio_size:
+        click.echo("\nportfolio (greedy set cover): " + " | ".join(choose_members(rows, portfolio_size)))
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "table.md").write_text(markdown_table(rows, statistic) + "\n")

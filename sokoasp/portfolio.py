@@ -1,0 +1,77 @@
+"""Algorithm portfolio: race diverse configurations on the cores, keep the first validated
+plan (Froleyks 2016), and choose members from grid data by greedy set cover.
+
+The default members were chosen with ``choose_members`` from a grid over Microban
+(see README, "Portfolio"); rerun ``sokoasp grid report --suggest-portfolio K`` on your own
+grid to choose again.
+"""
+
+from __future__ import annotations
+
+import os
+from multiprocessing.connection import wait
+from typing import Any
+
+from .driver import SolveConfig
+from .level import Level
+from .result import Result, Status
+from .worker import GRACE_SECONDS, start_worker
+
+DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
+    SolveConfig(encoding="push", strategies=("dead", "freeze", "bound")),
+    SolveConfig(encoding="push-jump", strategies=("dead", "freeze", "bound")),
+    SolveConfig(encoding="push-jump", strategies=("dead", "freeze", "bound", "guide")),
+)
+
+# When no member solves, report the most informative outcome.
+STRENGTH = [Status.UNSOLVABLE, Status.NO_PLAN_UP_TO_HORIZON, Status.TIMEOUT, Status.MEMORY_OUT, Status.ERROR]
+
+
+def race(level: Level, members: tuple[SolveConfig, ...] = DEFAULT_MEMBERS, time_limit: float | None = None,
+         memory_mb: int | None = None, cores: int | None = None) -> Result:
+    """Run members at once (as many as ``cores``); the first validated plan wins, others are killed."""
+    members = members[: cores or os.cpu_count() or 1]
+    workers = [start_worker(level, member, time_limit, memory_mb) for member in members]
+    deadline = None if time_limit is None else time_limit + GRACE_SECONDS
+    finished: list[Result] = []
+    pending = {w.receiver: w for w in workers}
+    try:
+        while pending:
+            ready = wait(list(pending), timeout=deadline)
+            if not ready:
+                break
+            for receiver in ready:
+                result = pending.pop(receiver).collect()
+                if result.status.solved:
+                    return mark(result, members)
+                finished.append(result)
+    finally:
+        for worker in workers:
+            worker.stop()
+    finished += [w.timed_out(time_limit) for w in pending.values()]
+    return mark(min(finished, key=lambda r: STRENGTH.index(r.status)), members)
+
+
+def mark(result: Result, members: tuple[SolveConfig, ...]) -> Result:
+    result.config = {**result.config, "portfolio": [m.describe() for m in members]}
+    return result
+
+
+def choose_members(rows: list[dict[str, Any]], size: int) -> list[str]:
+    """Greedy set cover over grid rows: the configuration solving most instances first, then
+    the one adding most instances not yet solved (ties: lower total time)."""
+    solved: dict[str, set[str]] = {}
+    time_of: dict[str, float] = {}
+    for row in rows:
+        config = row["configuration"]
+        solved.setdefault(config, set())
+        time_of[config] = time_of.get(config, 0.0) + (row["total_time"] if row["solved"] else row["time_limit"])
+        if row["solved"]:
+            solved[config].add(row["instance_hash"])
+    chosen: list[str] = []
+    covered: set[str] = set()
+    while len(chosen) < size and len(chosen) < len(solved):
+        best = max((c for c in solved if c not in chosen), key=lambda c: (len(solved[c] - covered), -time_of[c]))
+        chosen.append(best)
+        covered |= solved[best]
+    return chosen
