@@ -163,7 +163,7 @@ def run_fixed(session: Session, config: SolveConfig, result: Result) -> Result:
 
 def horizons(start: int, stop: int, jumps: bool) -> list[int]:
     """The horizons the loop asks for: every one, or growing by half for jump families."""
-    if not jumps:
+    if not jumps or start > stop:
         return list(range(start, stop + 1))
     result = [start]
     while result[-1] < stop:

@@ -113,3 +113,9 @@ def test_thesis_example_optimum_matches_oracle() -> None:
     assert solve(loaded.level, SolveConfig(encoding="plain", horizon=22)).status is Status.NO_PLAN_AT_HORIZON
     result = solve(loaded.level, SolveConfig(encoding="incremental"))
     assert result.status is Status.SOLVED_OPTIMAL and result.moves == 23
+
+
+@pytest.mark.parametrize("encoding", [e.name for e in ENCODINGS.values() if e.incremental])
+def test_max_horizon_below_the_lower_bound_is_respected(encoding: str) -> None:
+    result = solve(level_of(HAND_MADE["two-boxes"]), SolveConfig(encoding=encoding, max_horizon=3))
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON and result.plan is None and result.horizon == 3
