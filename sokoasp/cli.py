@@ -14,6 +14,7 @@ from .driver import DEFAULT_MAX_HORIZON, SolveConfig, solve
 from .families import ENCODINGS
 from .errors import ExitCode, InputError, SokoaspError
 from .facts import write_facts
+from .generate.command import generate
 from .grid.commands import bench, grid
 from .loading import load_all, load_level
 from .result import Result
@@ -156,6 +157,7 @@ def convert(source: Path, target: Path, which: str | None, horizon: int | None) 
 
 cli.add_command(grid)
 cli.add_command(bench)
+cli.add_command(generate)
 
 
 @cli.command(name="strategies")

@@ -117,7 +117,10 @@ def load_instances(path: Path, instance_class: str | None = None, levels: str | 
         files = sorted(p for p in path.rglob("*") if p.suffix.lower() in LEVEL_SUFFIXES)
         if not files:
             raise InputError("no level files (.lp, .sok, .xsb) in this folder", str(path))
-        return [i for f in files for i in load_instances(f, instance_class or path.name)]
+        unique: dict[str, Instance] = {}  # a level kept as both .sok and .lp is one instance
+        for found in (i for f in files for i in load_instances(f, instance_class or f.parent.name)):
+            unique.setdefault(found.digest, found)
+        return list(unique.values())
     loaded = load_all(path)
     default_class = instance_class or (path.parent.name if len(loaded) == 1 else path.stem)
     chosen = select(len(loaded), levels, str(path))

@@ -1,0 +1,1 @@
+"""Instance generators: board shapes, solvable-by-construction placement, recipes."""

@@ -1,0 +1,124 @@
+"""Generators: well formed, solvable levels, reproducible portfolios, clear recipe errors."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oracle import bfs_pushes
+from sokoasp.analysis import dead_squares
+from sokoasp.errors import InputError
+from sokoasp.generate.boards import joined_blocks, rectangle, zones
+from sokoasp.generate.recipe import build, read_recipe, write_portfolio
+from sokoasp.generate.scramble import scramble
+from sokoasp.grid.spec import load_instances
+from sokoasp.plans import expand_pushes
+from sokoasp.search import player_region
+from sokoasp.simulator import replay
+from sokoasp.xsb import write_level
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.booleans(), st.integers(1, 3), st.booleans())
+def test_generated_levels_are_well_formed_and_solvable(seed: int, blocks: bool, boxes: int, zoned: bool) -> None:
+    rng = random.Random(seed)
+    floor = joined_blocks(4, rng) if blocks else rectangle(5, 4)
+    start, goal = zones(floor) if zoned else (None, None)
+    level, pushes = scramble(floor, boxes, 8, rng, start, goal)
+    assert len(level.boxes) == len(level.goals) == boxes and level.boxes != level.goals
+    assert level.player in player_region(level.floor, level.boxes, level.player)
+    assert not level.boxes & dead_squares(level)
+    assert replay(level, expand_pushes(level, pushes)).ok
+    assert bfs_pushes(write_level(level)) is not None  # the independent oracle agrees it is solvable
+    if zoned:
+        assert level.boxes <= start and level.goals <= goal
+
+
+@given(st.integers(1, 30), st.integers(0, 1000))
+def test_joined_blocks_are_connected_2x2_blocks(blocks: int, seed: int) -> None:
+    floor = joined_blocks(blocks, random.Random(seed))
+    assert len(floor) == 4 * blocks
+    assert player_region(floor, frozenset(), min(floor)) == floor
+    assert all(((x - 1) // 2 * 2 + 1, (y - 1) // 2 * 2 + 1) in floor for x, y in floor)
+
+
+RECIPE = """seed = 7
+levels_per_class = 2
+pulls = 12
+node_limit = 3000
+
+[[classes]]
+name = "rect"
+structure = "rectangular"
+size = "5x4"
+boxes = 2
+
+[[classes]]
+name = "blocks"
+structure = "non-rectangular"
+blocks = 5
+boxes = 2
+zones = true
+"""
+
+
+def test_portfolio_is_reproducible_and_complete(tmp_path: Path) -> None:
+    recipe_path = tmp_path / "r.toml"
+    recipe_path.write_text(RECIPE)
+    for out in (tmp_path / "a", tmp_path / "b"):
+        write_portfolio(build(read_recipe(recipe_path)), read_recipe(recipe_path), recipe_path, out)
+    files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
+    assert files_a == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
+    for name in files_a:
+        if name.name != "README.md":  # the README names its own folder
+            assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    assert f"--out {(tmp_path / 'a').as_posix()}" in (tmp_path / "a" / "README.md").read_text()
+    manifest = (tmp_path / "a" / "manifest.csv").read_text().splitlines()
+    assert len(manifest) == 5 and manifest[0].startswith("file,class")
+    instances = load_instances(tmp_path / "a")
+    assert len(instances) == 4  # .sok and .lp of a level are one instance
+    for instance in instances:
+        row = next(line for line in manifest if line.startswith(Path(instance.name).parent.name + "/"))
+        optimum = row.rsplit(",", 1)[1]
+        if optimum:
+            assert int(optimum) == bfs_pushes(write_level(instance.level))
+
+
+@pytest.mark.parametrize(
+    "change,problem,line",
+    [
+        ('colour = "red"\n', "unknown key 'colour'", 6),
+        (None, "do not fit", 11),
+        ("structure = \"hexagonal\"", "unknown structure", 9),
+        ("size = \"0x4\"", "must be at least 1x1", 10),
+    ],
+)
+def test_bad_recipes_name_the_line(tmp_path: Path, change: str | None, problem: str, line: int) -> None:
+    text = RECIPE
+    if change is None:
+        text = text.replace("boxes = 2", "boxes = 40", 1)
+    elif change.startswith("colour"):
+        text = text.replace("node_limit = 3000\n", "node_limit = 3000\n" + change)
+    elif change.startswith("structure"):
+        text = text.replace('structure = "rectangular"', change, 1)
+    else:
+        text = text.replace('size = "5x4"', change, 1)
+    path = tmp_path / "r.toml"
+    path.write_text(text)
+    with pytest.raises(InputError) as caught:
+        read_recipe(path)
+    assert problem in str(caught.value) and f"r.toml:{line}:" in str(caught.value)
+
+
+def test_shipped_thesis_portfolio_matches_its_recipe(tmp_path: Path) -> None:
+    shipped = ROOT / "instances" / "thesis"
+    recipe = ROOT / "generators" / "thesis.toml"
+    made = build(read_recipe(recipe))
+    write_portfolio(made, read_recipe(recipe), Path("generators/thesis.toml"), tmp_path / "thesis")
+    assert (tmp_path / "thesis" / "manifest.csv").read_text() == (shipped / "manifest.csv").read_text()
