@@ -29,14 +29,16 @@ def joined_blocks(blocks: int, rng: random.Random) -> frozenset[Cell]:
 
 
 def zones(floor: frozenset[Cell]) -> tuple[frozenset[Cell], frozenset[Cell]]:
-    """Split a board into a start zone (left part) and a goal zone (right part) by columns,
-    each with about half of the floor."""
-    columns = sorted({x for x, _ in floor})
-    half, count, cut = len(floor) / 2, 0, columns[0]
-    for x in columns:
-        count += sum(1 for cx, _ in floor if cx == x)
-        cut = x
-        if count >= half:
+    """Split a board across its longer side into a start zone (left or top) and a goal zone
+    (right or bottom), each holding about half of the floor."""
+    wide = max(x for x, _ in floor) - min(x for x, _ in floor) >= max(y for _, y in floor) - min(y for _, y in floor)
+    axis = 0 if wide else 1
+    lines = sorted({cell[axis] for cell in floor})
+    count, cut = 0, lines[0]
+    for line in lines:
+        count += sum(1 for cell in floor if cell[axis] == line)
+        cut = line
+        if count >= len(floor) / 2:
             break
-    left = frozenset(c for c in floor if c[0] <= cut)
-    return left, floor - left
+    start = frozenset(c for c in floor if c[axis] <= cut)
+    return start, floor - start
