@@ -85,7 +85,8 @@ def test_portfolio_is_reproducible_and_complete(tmp_path: Path) -> None:
     instances = load_instances(tmp_path / "a")
     assert len(instances) == 4  # .sok and .lp of a level are one instance
     for instance in instances:
-        row = next(line for line in manifest if line.startswith(Path(instance.name).parent.name + "/"))
+        stem = Path(instance.name)
+        row = next(line for line in manifest if line.startswith(f"{stem.parent.name}/{stem.stem},"))
         optimum = row.rsplit(",", 1)[1]
         if optimum:
             assert int(optimum) == bfs_pushes(write_level(instance.level))
