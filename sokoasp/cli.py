@@ -15,6 +15,7 @@ from .families import ENCODINGS
 from .errors import ExitCode, InputError, SokoaspError
 from .facts import write_facts
 from .generate.command import generate
+from .show.command import show
 from .grid.commands import bench, grid
 from .loading import load_all, load_level
 from .result import Result
@@ -158,6 +159,7 @@ def convert(source: Path, target: Path, which: str | None, horizon: int | None) 
 cli.add_command(grid)
 cli.add_command(bench)
 cli.add_command(generate)
+cli.add_command(show)
 
 
 @cli.command(name="strategies")

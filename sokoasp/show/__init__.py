@@ -1,0 +1,1 @@
+"""Seeing levels and plans: frames from a replay, pictures, animations, text, HTML."""
