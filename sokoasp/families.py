@@ -17,7 +17,8 @@ class Encoding:
     unit: str  # what one time step is: "move" or "push"
     source: str  # where it comes from
     summary: str
-    jumps: bool = False  # horizon h admits all plans up to h: grow h geometrically, no optimality
+    jumps: bool = False  # horizon h admits all plans up to h: grow h geometrically
+    proves_optimum: bool = True  # is the first plan of the horizon loop always optimal in its unit?
 
 
 ENCODINGS: dict[str, Encoding] = {
@@ -34,7 +35,11 @@ ENCODINGS: dict[str, Encoding] = {
         Encoding("push", ("push-core.lp", "push.lp"), True, "push", "beyond the thesis",
                  "one push per step, player walks between: a push-optimal plan"),
         Encoding("push-jump", ("push-core.lp", "push-jump.lp"), True, "push", "beyond the thesis",
-                 "at most one push per step, horizon grown x1.5: fast, not optimal", jumps=True),
+                 "at most one push per step, horizon grown x1.5: fast, not optimal", jumps=True,
+                 proves_optimum=False),
+        Encoding("push-parallel", ("push-core.lp", "push-parallel.lp"), True, "push", "beyond the thesis",
+                 "sets of independent pushes per step: short horizons, not push-optimal",
+                 proves_optimum=False),
     ]
 }
 

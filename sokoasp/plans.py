@@ -61,15 +61,14 @@ def move_plan(symbols: list[clingo.Symbol]) -> str:
 
 
 def push_sequence(symbols: list[clingo.Symbol]) -> list[Push]:
-    """The pushes of a push-family model, in time order."""
-    pushes: dict[int, Push] = {}
+    """The pushes of a push-family model in time order; the pushes of one (parallel) step in
+    (x, y) order, as push-parallel.lp serialises them."""
+    steps: dict[int, list[Push]] = {}
     for symbol in symbols:
         if symbol.name == "push" and len(symbol.arguments) == 5:
             x, y, dx, dy, step = numbers(symbol)
-            if step in pushes:
-                raise SokoaspError(f"the model has two pushes at step {step}")
-            pushes[step] = Push((x, y), (dx, dy))
-    return [pushes[t] for t in numbered_steps(pushes, "pushes")]
+            steps.setdefault(step, []).append(Push((x, y), (dx, dy)))
+    return [push for t in numbered_steps(steps, "pushes") for push in sorted(steps[t], key=lambda p: p.box)]
 
 
 def walk(level: Level, boxes: set[Cell], start: Cell, goal: Cell) -> str | None:

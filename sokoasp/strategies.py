@@ -21,7 +21,7 @@ class Soundness(str, Enum):
 
 
 THESIS_ENCODINGS = ("plain", "incremental", "split", "split-incremental")
-PUSH_ENCODINGS = ("push", "push-jump")
+PUSH_ENCODINGS = ("push", "push-jump", "push-parallel")
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("freeze", "", "freeze deadlocks: a box off goal that can never move again",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("freeze",)),
         Strategy("bound", "", "per-state lower bound: box distances to goals <= pushes left",
-                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("bound",)),
+                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump"), ("bound",)),
         Strategy("guide", "", "domain heuristic: try pushes towards the nearest goal first (prunes nothing)",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("guide",), clingo_args=("--heuristic=Domain",)),
         Strategy("moob", "MOOB", "no move off the board rectangle, listing 4.9",
