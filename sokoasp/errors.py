@@ -27,6 +27,10 @@ class SokoaspError(Exception):
     exit_code = ExitCode.ERROR
 
 
+class Interrupted(SokoaspError):
+    """A solver process was stopped from outside (a signal): there is no result to record."""
+
+
 class InputError(SokoaspError):
     """Bad user input: names the file, the line (where known) and the problem."""
 

@@ -51,6 +51,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("freeze",)),
         Strategy("bound", "", "per-state lower bound: box distances to goals <= pushes left",
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump"), ("bound",)),
+        Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
+                 Soundness.MAY_LOSE, ("push", "push-jump"), ("relevance",)),
         Strategy("guide", "", "domain heuristic: try pushes towards the nearest goal first (prunes nothing)",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("guide",), clingo_args=("--heuristic=Domain",)),
         Strategy("moob", "MOOB", "no move off the board rectangle, listing 4.9",

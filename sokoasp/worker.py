@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import resource
+import signal
 import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 
 from .driver import SolveConfig, check_config, solve, validate
-from .errors import SokoaspError
+from .errors import Interrupted, SokoaspError
 from .level import Level
 from .result import Result, Status
 
 GRACE_SECONDS = 2.0
+OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
 
 
 def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connection) -> None:
@@ -53,8 +55,11 @@ class Worker:
         except (EOFError, OSError):
             data = None
         self.stop()
+        code = self.process.exitcode
         if data is not None:
             result = validate(self.level, Result.from_dict(data))
+        elif code is not None and code < 0 and -code in OUTSIDE_SIGNALS:
+            raise Interrupted(f"the solver process was stopped by signal {-code}")
         elif self.memory_mb:
             result = Result(Status.MEMORY_OUT,
                             message=f"worker died (exit {self.process.exitcode}) under a {self.memory_mb} MB limit")

@@ -80,7 +80,8 @@ def test_killed_grid_resumes_without_lost_or_duplicated_rows(tmp_path: Path) -> 
     assert f"{at_kill} already in" in finished.stderr
     rows = rows_of(database)
     assert len(rows) == 24 and len({r["key"] for r in rows}) == 24
-    assert all(r["solved"] for r in rows)
+    assert all(r["solved"] for r in rows), [(r["instance"], r["configuration"], r["status"], r["message"]) for r in rows
+                                            if not r["solved"]]
 
 
 def test_memory_out_is_recorded(tmp_path: Path) -> None:

@@ -114,3 +114,17 @@ def test_unsupported_combination_is_refused() -> None:
     strategy, encoding = unsupported[0]
     with pytest.raises(InputError, match="does not support"):
         solve(level_of(HAND_MADE["one-push"]), SolveConfig(encoding=encoding, strategies=(strategy,), horizon=1))
+
+
+@pytest.mark.parametrize("strategy,encoding", pairs(Soundness.MAY_LOSE))
+def test_strategies_that_may_lose_never_claim_optimality(strategy: str, encoding: str) -> None:
+    for name, text in CORPUS.items():
+        if not fast_enough(encoding, name) or not ENCODINGS[encoding].incremental:
+            continue
+        level = level_of(text)
+        result = solve(level, SolveConfig(encoding=encoding, strategies=(strategy,), max_horizon=30))
+        assert result.status is not Status.SOLVED_OPTIMAL
+        if result.status.solved:
+            assert_replays(level, result.plan)
+        else:
+            assert result.status is Status.NO_PLAN_UP_TO_HORIZON and "may lose" in result.message

@@ -9,7 +9,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Iterator
 
 from ..driver import SolveConfig, solve
-from ..errors import InputError
+from ..errors import InputError, Interrupted
 from ..result import Result, Status
 from ..worker import solve_isolated
 from .spec import Run
@@ -29,18 +29,21 @@ def run_one(run: Run) -> Result:
     return solve_isolated(run.instance.level, config_of(run), run.time_limit, run.memory_limit)
 
 
-def safely(run: Run) -> Result:
+def safely(run: Run) -> Result | None:
+    """The run's result; None if its solver was stopped from outside (nothing to record)."""
     try:
         return run_one(run)
+    except Interrupted:
+        return None
     except Exception as error:  # one broken run must not stop the grid
         return Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
 
 
-def run_local(runs: list[Run], workers: int | None = None) -> Iterator[tuple[Run, Result]]:
+def run_local(runs: list[Run], workers: int | None = None) -> Iterator[tuple[Run, Result | None]]:
     """Each run in its own solver process; ``workers`` at a time (default: the cores)."""
     workers = workers or os.cpu_count() or 1
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending: dict[Future[Result], Run] = {}
+        pending: dict[Future[Result | None], Run] = {}
         queue = iter(runs)
         for run in queue:
             pending[pool.submit(safely, run)] = run
@@ -55,7 +58,7 @@ def run_local(runs: list[Run], workers: int | None = None) -> Iterator[tuple[Run
                     pending[pool.submit(safely, following)] = following
 
 
-def run_dask(runs: list[Run], address: str) -> Iterator[tuple[Run, Result]]:
+def run_dask(runs: list[Run], address: str) -> Iterator[tuple[Run, Result | None]]:
     """Runs on a Dask cluster: ``dask://host:port``, or ``dask-local`` for an in-process one."""
     try:
         from distributed import Client, LocalCluster, as_completed

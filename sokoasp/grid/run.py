@@ -41,6 +41,9 @@ def run_grid(
     solved = 0
     with tqdm(total=len(todo), disable=not show_progress or not todo, unit="run", dynamic_ncols=True) as bar:
         for run, result in results:
+            if result is None:  # stopped from outside: left for the next run of the grid
+                bar.update()
+                continue
             store.record(run, result)
             solved += result.status.solved
             bar.set_postfix(solved=solved, last=result.status.value[:12])
