@@ -186,7 +186,7 @@ def list_encodings() -> None:
     """List the encoding families and what one time step means."""
     rows = [("name", "driven", "time step", "source", "summary")]
     for e in ENCODINGS.values():
-        rows.append((e.name, "incremental" if e.incremental else "fixed horizon", f"one {e.unit}", e.source, e.summary))
+        rows.append((e.name, "incremental" if e.incremental else "fixed horizon", e.step_text, e.source, e.summary))
     click.echo(table(rows))
 
 

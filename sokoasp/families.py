@@ -19,6 +19,11 @@ class Encoding:
     summary: str
     jumps: bool = False  # horizon h admits all plans up to h: grow h geometrically
     proves_optimum: bool = True  # is the first plan of the horizon loop always optimal in its unit?
+    step: str = ""  # what one time step is, for people (default: one <unit>)
+
+    @property
+    def step_text(self) -> str:
+        return self.step or f"one {self.unit}"
 
 
 ENCODINGS: dict[str, Encoding] = {
@@ -36,10 +41,10 @@ ENCODINGS: dict[str, Encoding] = {
                  "one push per step, player walks between: a push-optimal plan"),
         Encoding("push-jump", ("push-core.lp", "push-jump.lp"), True, "push", "beyond the thesis",
                  "at most one push per step, horizon grown x1.5: fast, not optimal", jumps=True,
-                 proves_optimum=False),
+                 proves_optimum=False, step="at most one push"),
         Encoding("push-parallel", ("push-core.lp", "push-parallel.lp"), True, "push", "beyond the thesis",
                  "sets of independent pushes per step: short horizons, not push-optimal",
-                 proves_optimum=False),
+                 proves_optimum=False, step="a set of independent pushes"),
     ]
 }
 
