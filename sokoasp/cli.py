@@ -96,13 +96,13 @@ def solve_command(
     )
     if portfolio and strategies:
         raise InputError("--portfolio chooses its own strategies: drop --strategy")
+    progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if portfolio:
             result = race(loaded.level, time_limit=time_limit, memory_mb=memory_limit)
         elif time_limit is not None or memory_limit is not None:
-            result = solve_isolated(loaded.level, config, time_limit, memory_limit)
+            result = solve_isolated(loaded.level, config, time_limit, memory_limit, progress)
         else:
-            progress = (lambda line: click.echo(line, err=True)) if verbose else None
             result = solve(loaded.level, config, progress)
     except InputError as error:
         raise error.at(loaded.source) from None

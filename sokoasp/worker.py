@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 
-from .driver import SolveConfig, check_config, solve, validate
+from .driver import Progress, SolveConfig, check_config, solve, validate
 from .errors import Interrupted, SokoaspError
 from .level import Level
 from .result import Result, Status
@@ -19,12 +19,13 @@ GRACE_SECONDS = 2.0
 OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
 
 
-def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connection) -> None:
+def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connection,
+          progress: Progress | None = None) -> None:
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
-        result = solve(level, config)
+        result = solve(level, config, progress)
     except MemoryError:
         result = Result(Status.MEMORY_OUT, message=f"memory limit of {memory_mb} MB exceeded")
     except SokoaspError as error:
@@ -83,12 +84,14 @@ class Worker:
             self.process.join()
 
 
-def start_worker(level: Level, config: SolveConfig, time_limit: float | None, memory_mb: int | None) -> Worker:
+def start_worker(level: Level, config: SolveConfig, time_limit: float | None, memory_mb: int | None,
+                 progress: Progress | None = None) -> Worker:
     check_config(config)
     context = mp.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     soft = replace(config, time_limit=time_limit)
-    process = context.Process(target=child, args=(level, soft, memory_mb, sender), daemon=True)
+    # forked, so the progress callback (a closure) reaches the child without pickling
+    process = context.Process(target=child, args=(level, soft, memory_mb, sender, progress), daemon=True)
     began = time.perf_counter()
     process.start()
     sender.close()
@@ -96,10 +99,14 @@ def start_worker(level: Level, config: SolveConfig, time_limit: float | None, me
 
 
 def solve_isolated(
-    level: Level, config: SolveConfig, time_limit: float | None = None, memory_mb: int | None = None
+    level: Level,
+    config: SolveConfig,
+    time_limit: float | None = None,
+    memory_mb: int | None = None,
+    progress: Progress | None = None,
 ) -> Result:
     """Solve in a child process; grounding that outlives the limit is killed."""
-    worker = start_worker(level, config, time_limit, memory_mb)
+    worker = start_worker(level, config, time_limit, memory_mb, progress)
     deadline = None if time_limit is None else time_limit + GRACE_SECONDS
     if worker.receiver.poll(deadline):
         return worker.collect()
