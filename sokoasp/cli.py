@@ -14,6 +14,8 @@ from .driver import DEFAULT_MAX_HORIZON, SolveConfig, solve
 from .families import ENCODINGS
 from .errors import ExitCode, InputError, SokoaspError
 from .facts import write_facts
+from .pddl import DOMAIN
+from .pddl import problem as pddl_problem
 from .generate.command import generate
 from .show.command import show
 from .grid.commands import bench, grid
@@ -162,6 +164,26 @@ cli.add_command(generate)
 cli.add_command(show)
 
 
+@cli.command()
+@click.argument("source", type=click.Path(path_type=Path))
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--pddl", is_flag=True, required=True, help="Write IPC-style Sokoban PDDL (domain.pddl, one problem per level).")
+@click.option("--level", "-l", "which", help="Export only this level of a collection (number or title).")
+def export(source: Path, folder: Path, pddl: bool, which: str | None) -> None:
+    """Export levels for other planners: FOLDER/domain.pddl and FOLDER/<level>.pddl.
+
+    The domain has unit-cost move and push actions, so a cost-optimal plan is move-optimal.
+    """
+    loaded = [load_level(source, which)] if which else load_all(source)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "domain.pddl").write_text(DOMAIN)
+    for number, item in enumerate(loaded, start=1):
+        name = item.level.title or (source.stem if len(loaded) == 1 else f"{source.stem}-{number}")
+        stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+        (folder / f"{stem}.pddl").write_text(pddl_problem(item.level, name))
+    click.echo(f"wrote {folder / 'domain.pddl'} and {len(loaded)} problem file(s)")
+
+
 @cli.command(name="strategies")
 def list_strategies() -> None:
     """List the strategy modules: thesis name, soundness, supported encodings."""
@@ -186,7 +208,8 @@ def list_encodings() -> None:
     """List the encoding families and what one time step means."""
     rows = [("name", "driven", "time step", "source", "summary")]
     for e in ENCODINGS.values():
-        rows.append((e.name, "incremental" if e.incremental else "fixed horizon", e.step_text, e.source, e.summary))
+        driven = "external planner" if e.planner else "incremental" if e.incremental else "fixed horizon"
+        rows.append((e.name, driven, e.step_text, e.source, e.summary))
     click.echo(table(rows))
 
 

@@ -14,6 +14,7 @@ from typing import Callable
 import clingo
 
 from .analysis import push_lower_bound, unsolvable_reason
+from .classical import solve_fast_downward
 from .families import Encoding, encoding_paths, get_encoding, optimises
 from .errors import InputError
 from .instance import program_facts
@@ -142,6 +143,8 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
     reason = unsolvable_reason(level)
     if reason:
         return finish(base, clock, None, Status.UNSOLVABLE, reason)
+    if encoding.planner:
+        return validate(level, solve_fast_downward(level, clock.remaining()))
     session = Session(level, encoding, config, clock)
     if encoding.incremental:
         result = run_incremental(session, config, base, progress or (lambda _: None))

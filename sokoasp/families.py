@@ -20,6 +20,7 @@ class Encoding:
     jumps: bool = False  # horizon h admits all plans up to h: grow h geometrically
     proves_optimum: bool = True  # is the first plan of the horizon loop always optimal in its unit?
     step: str = ""  # what one time step is, for people (default: one <unit>)
+    planner: str = ""  # an external planner instead of clingo ("fast-downward")
 
     @property
     def step_text(self) -> str:
@@ -45,6 +46,9 @@ ENCODINGS: dict[str, Encoding] = {
         Encoding("push-parallel", ("push-core.lp", "push-parallel.lp"), True, "push", "beyond the thesis",
                  "sets of independent pushes per step: short horizons, not push-optimal",
                  proves_optimum=False, step="a set of independent pushes"),
+        Encoding("fast-downward", (), True, "move", "IPC-style PDDL, A* with LM-cut",
+                 "classical planner reference (pip install 'sokoasp[classical]'): move-optimal",
+                 step="one move (PDDL action)", planner="fast-downward"),
     ]
 }
 
