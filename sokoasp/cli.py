@@ -86,6 +86,16 @@ def solve_command(
 
     The plan is a LURD string: l/u/r/d walk, L/U/R/D push. Every plan is replayed by an
     independent simulator before it is reported as solved.
+
+    \b
+    Examples:
+      sokoasp solve instances/thesis_example.lp          (thesis incremental: move-optimal)
+      sokoasp solve -e plain --horizon 23 instances/thesis_example.lp
+      sokoasp solve -e push -s dead -s freeze -s bound -l 3 instances/microban_1-5.sok
+                                                         (push-optimal, fast)
+      sokoasp solve -e push-parallel -s dead -s freeze --time-limit 60 LEVEL
+                                                         (fastest, not optimal)
+      sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
     """
     loaded = load_level(level_file, which)
     config = SolveConfig(
