@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from importlib import metadata
 from typing import Callable
 
 import clingo
@@ -49,7 +50,15 @@ class SolveConfig:
             "time_limit": self.time_limit,
             "clingo_args": list(self.clingo_args),
             "clingo": clingo.__version__,
+            "sokoasp": sokoasp_version(),
         }
+
+
+def sokoasp_version() -> str:
+    try:
+        return metadata.version("sokoasp")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"
 
 
 @dataclass
