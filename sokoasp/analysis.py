@@ -74,7 +74,9 @@ def wall_segments(level: Level) -> list[frozenset[Cell]]:
 def minimum_matching(cost: list[list[int]]) -> int:
     """Minimum-cost perfect matching (Hungarian algorithm); INFINITY if none exists."""
     n = len(cost)
-    u, v, match, way = [0] * (n + 1), [0] * (n + 1), [0] * (n + 1), [0] * (n + 1)
+    u: list[float] = [0.0] * (n + 1)
+    v: list[float] = [0.0] * (n + 1)
+    match, way = [0] * (n + 1), [0] * (n + 1)
     for row in range(1, n + 1):
         match[0], col0 = row, 0
         minv, used = [float("inf")] * (n + 1), [False] * (n + 1)

@@ -166,6 +166,7 @@ def run_fixed(session: Session, config: SolveConfig, result: Result) -> Result:
     session.ground([("base", [])])
     outcome = session.solve()
     h = config.horizon
+    assert h is not None  # check_config insists on a horizon for fixed-horizon encodings
     if outcome is None:
         return finish(result, session.clock, session, Status.TIMEOUT, f"no answer at horizon {h} in time", h)
     if not outcome:

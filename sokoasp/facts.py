@@ -176,12 +176,11 @@ def field_pools(floor: frozenset[Cell]) -> list[str]:
     pools = []
     for y in ys:
         row = sorted(x for x, yy in floor if yy == y)
-        start = previous = row[0]
-        for x in row[1:] + [None]:
+        start = row[0]
+        for previous, x in zip(row, row[1:] + [None]):
             if x is None or x != previous + 1:
                 pools.append(f"{pool(start, previous)},{y}")
-                start = x
-            previous = x if x is not None else previous
+                start = x if x is not None else start
     return pools
 
 

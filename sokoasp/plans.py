@@ -8,6 +8,7 @@ player to the square behind the box (so the plan is push-optimal, not move-optim
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import clingo
@@ -39,7 +40,7 @@ def numbers(symbol: clingo.Symbol) -> list[int]:
     return [a.number for a in symbol.arguments]
 
 
-def numbered_steps(steps: dict[int, object], what: str) -> list[int]:
+def numbered_steps(steps: Mapping[int, object], what: str) -> list[int]:
     if sorted(steps) != list(range(1, len(steps) + 1)):
         raise SokoaspError(f"the model's {what} are not numbered 1..n: {sorted(steps)}")
     return sorted(steps)

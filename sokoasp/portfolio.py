@@ -41,7 +41,7 @@ def race(level: Level, members: tuple[SolveConfig, ...] = DEFAULT_MEMBERS, time_
             if not ready:
                 break
             for receiver in ready:
-                result = pending.pop(receiver).collect()
+                result = pending.pop(receiver).collect()  # type: ignore[call-overload]
                 if result.status.solved:
                     return mark(result, members)
                 finished.append(result)

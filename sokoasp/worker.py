@@ -45,7 +45,7 @@ class Worker:
     level: Level
     config: SolveConfig
     memory_mb: int | None
-    process: mp.Process
+    process: "mp.process.BaseProcess"
     receiver: Connection
     began: float
 

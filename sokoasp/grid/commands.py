@@ -140,7 +140,6 @@ def bench(levels: tuple[Path, ...], baseline: str, configurations: tuple[str, ..
     configuration time, unsolved runs counted as the limit), and writes every run to a CSV.
     """
     instances = [i for path in levels for i in load_instances(path, levels=selection)]
-    rows = []
     for label in (baseline, *configurations):
         encoding, strategies = parse_configuration(label)
         spec = build_spec(instances, [encoding], [strategies], [()], time_limit, memory_limit, max_horizon, label)
