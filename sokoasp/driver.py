@@ -110,7 +110,7 @@ class Session:
         self.clock.ground += time.perf_counter() - began
 
     def solve(self) -> bool | None:
-        """True: model found; False: unsatisfiable; None: interrupted by the time limit."""
+        """True: model found; False: unsatisfiable; None: no answer (time or search limit)."""
         began = time.perf_counter()
         self.extractor.reset()
         with self.control.solve(on_model=self.extractor.on_model, async_=True) as handle:
@@ -120,9 +120,11 @@ class Session:
             outcome = handle.get()
         self.clock.solve += time.perf_counter() - began
         self.rules += int(self.control.statistics["problem"]["lp"]["rules"])  # this step's new rules
-        if not finished and not outcome.satisfiable:
+        if outcome.satisfiable:
+            return True
+        if not finished or outcome.unknown:  # interrupted, or a search limit (--solve-limit) hit
             return None
-        return bool(outcome.satisfiable)
+        return False
 
     def stats(self) -> dict[str, object]:
         statistics = self.control.statistics

@@ -44,3 +44,30 @@ def push_optimum(level: Level, node_limit: int = 50_000) -> int | None:
                         return None
                     queue.append((moved, reach, depth + 1))
     return None
+
+
+def move_optimum(level: Level, node_limit: int = 50_000) -> int | None:
+    """Fewest player moves, or None when the budget runs out first (or the level is unsolvable)."""
+    start = (level.player, level.boxes)
+    seen = {start}
+    queue = deque([(level.player, level.boxes, 0)])
+    while queue:
+        player, boxes, depth = queue.popleft()
+        if boxes == level.goals:
+            return depth
+        for delta in DIRECTIONS.values():
+            nxt = add(player, delta)
+            if nxt not in level.floor:
+                continue
+            moved = boxes
+            if nxt in boxes:
+                beyond = add(nxt, delta)
+                if beyond not in level.floor or beyond in boxes:
+                    continue
+                moved = (boxes - {nxt}) | {beyond}
+            if (nxt, moved) not in seen:
+                seen.add((nxt, moved))
+                if len(seen) > node_limit:
+                    return None
+                queue.append((nxt, moved, depth + 1))
+    return None

@@ -119,3 +119,9 @@ def test_thesis_example_optimum_matches_oracle() -> None:
 def test_max_horizon_below_the_lower_bound_is_respected(encoding: str) -> None:
     result = solve(level_of(HAND_MADE["two-boxes"]), SolveConfig(encoding=encoding, max_horizon=3))
     assert result.status is Status.NO_PLAN_UP_TO_HORIZON and result.plan is None and result.horizon == 3
+
+
+def test_a_search_limit_is_not_mistaken_for_no_plan() -> None:
+    text = HAND_MADE["two-boxes"]
+    result = solve(level_of(text), SolveConfig(clingo_args=("--solve-limit=1",)))
+    assert result.status is Status.TIMEOUT and result.plan is None

@@ -5,7 +5,8 @@
     seed = 2018
     levels_per_class = 3       # default count per class
     pulls = 40                 # random reverse moves per level
-    node_limit = 100000        # budget of the exact push search for the manifest (0: skip)
+    node_limit = 100000        # states of the breadth-first search for optimal moves (0: skip)
+    conflict_limit = 5000      # clasp conflicts per horizon for optimal pushes (0: skip)
 
     [[classes]]
     name = "rect-small-4"
@@ -30,16 +31,18 @@ from typing import Any
 
 from ..errors import InputError
 from ..facts import write_facts
+from ..driver import SolveConfig, solve
 from ..grid.spec import digest
 from ..level import Level
 from ..plans import expand_pushes
-from ..search import push_optimum
+from ..search import move_optimum, push_optimum
+from ..result import Status
 from ..simulator import count_pushes, replay
 from ..xsb import write_level
 from .boards import joined_blocks, rectangle, zones
 from .scramble import scramble
 
-TOP_KEYS = {"seed", "levels_per_class", "pulls", "node_limit", "classes"}
+TOP_KEYS = {"seed", "levels_per_class", "pulls", "node_limit", "conflict_limit", "classes"}
 CLASS_KEYS = {"name", "structure", "size", "blocks", "boxes", "zones", "count", "pulls"}
 STRUCTURES = ("rectangular", "non-rectangular")
 MAX_CELLS = 2500
@@ -62,6 +65,7 @@ class LevelClass:
 class Recipe:
     seed: int
     node_limit: int
+    conflict_limit: int
     classes: list[LevelClass]
 
 
@@ -72,6 +76,7 @@ class Made:
     level: Level
     plan: str  # the construction plan, replayed by the simulator
     optimal_pushes: int | None
+    optimal_moves: int | None
 
 
 def line_of(text: str, key: str, occurrence: int = 0) -> int | None:
@@ -107,7 +112,8 @@ def parse_recipe(data: dict[str, Any], text: str, source: str) -> Recipe:
             raise InputError(f"class {level_class.name!r} is defined twice", source, line_of(text, "name", index))
         names.add(level_class.name)
         classes.append(level_class)
-    return Recipe(int(data.get("seed", 0)), int(data.get("node_limit", 100_000)), classes)
+    return Recipe(int(data.get("seed", 0)), int(data.get("node_limit", 100_000)),
+                  int(data.get("conflict_limit", 5000)), classes)
 
 
 def parse_class(entry: dict[str, Any], index: int, count: int, pulls: int, text: str, source: str) -> LevelClass:
@@ -149,7 +155,19 @@ def parse_class(entry: dict[str, Any], index: int, count: int, pulls: int, text:
                       int(entry.get("pulls", pulls)))
 
 
-def make_class(level_class: LevelClass, seed: int, node_limit: int, seen: set[str]) -> list[Made]:
+def optimal_pushes(level: Level, conflict_limit: int) -> int | None:
+    """The push optimum from the push encoding under a clasp conflict budget per horizon
+    (deterministic, unlike a time limit), or None when the budget runs out."""
+    if not conflict_limit:
+        return None
+    config = SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), max_horizon=400,
+                         clingo_args=(f"--solve-limit={conflict_limit}",))
+    result = solve(level, config)
+    return result.pushes if result.status is Status.SOLVED_OPTIMAL else None
+
+
+def make_class(level_class: LevelClass, recipe: Recipe, seen: set[str]) -> list[Made]:
+    seed, node_limit = recipe.seed, recipe.node_limit
     made: list[Made] = []
     attempt = 0
     while len(made) < level_class.count:
@@ -170,18 +188,20 @@ def make_class(level_class: LevelClass, seed: int, node_limit: int, seen: set[st
             raise AssertionError(f"construction plan failed replay for {level_class.name}")
         seen.add(key)
         title = f"{level_class.name}-{len(made) + 1}"
-        optimum = push_optimum(level, node_limit) if node_limit else None
-        made.append(Made(level_class, len(made) + 1, level.with_title(title), plan, optimum))
+        pushes = push_optimum(level, node_limit) if node_limit else None
+        pushes = pushes if pushes is not None else optimal_pushes(level, recipe.conflict_limit)
+        moves = move_optimum(level, node_limit) if node_limit else None
+        made.append(Made(level_class, len(made) + 1, level.with_title(title), plan, pushes, moves))
     return made
 
 
 def build(recipe: Recipe) -> list[Made]:
     seen: set[str] = set()
-    return [m for c in recipe.classes for m in make_class(c, recipe.seed, recipe.node_limit, seen)]
+    return [m for c in recipe.classes for m in make_class(c, recipe, seen)]
 
 
 MANIFEST_COLUMNS = ["file", "class", "structure", "width", "height", "floor", "boxes", "zones", "seed",
-                    "construction_moves", "construction_pushes", "optimal_pushes"]
+                    "construction_moves", "construction_pushes", "optimal_pushes", "optimal_moves"]
 
 
 def write_portfolio(made: list[Made], recipe: Recipe, recipe_path: Path, out: Path) -> list[Path]:
@@ -200,6 +220,7 @@ def write_portfolio(made: list[Made], recipe: Recipe, recipe_path: Path, out: Pa
             "floor": len(item.level.floor), "boxes": len(item.level.boxes), "zones": item.level_class.zones,
             "seed": recipe.seed, "construction_moves": len(item.plan), "construction_pushes": count_pushes(item.plan),
             "optimal_pushes": "" if item.optimal_pushes is None else item.optimal_pushes,
+            "optimal_moves": "" if item.optimal_moves is None else item.optimal_moves,
         })
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, MANIFEST_COLUMNS, lineterminator="\n")
@@ -217,8 +238,9 @@ def readme(recipe: Recipe, recipe_path: Path, out: Path, made: list[Made]) -> st
              "Every level is solvable by construction (boxes pulled away from their goals) and its construction",
              "plan was replayed by the simulator. Each level comes as XSB (`.sok`) and thesis facts (`.lp`, whose",
              "`#const horizon` is the construction plan's length: the plain encoding finds a plan there).",
-             "`manifest.csv` lists sizes, the construction plan and the exact push optimum where the search",
-             f"budget ({recipe.node_limit} states) sufficed.", "", "Solve them:", "", "```",
+             "`manifest.csv` lists sizes, the construction plan, and the exact push and move optima where",
+             f"they are cheap: breadth-first search within {recipe.node_limit} states, and for pushes the",
+             f"push encoding with {recipe.conflict_limit} clasp conflicts per horizon (both deterministic).", "", "Solve them:", "", "```",
              f"sokoasp solve --encoding push --strategy dead --strategy freeze {out.as_posix()}/{made[0].level.title.rsplit('-', 1)[0]}/{made[0].level.title}.sok",
              f"sokoasp grid run -i {out.as_posix()} -e incremental -e push -s none -s dead --time-limit 60",
              "```", "", "| class | structure | size | boxes | zones | levels |", "|---|---|---|---|---|---|"]
