@@ -37,7 +37,6 @@ class FactFile:
 
     level: Level
     horizon: int | None
-    dim: tuple[int, int]
 
 
 def strip_comments(text: str, source: str) -> str:
@@ -146,7 +145,7 @@ def build(
     horizon = constants.get("horizon")
     if horizon is not None and horizon < 0:
         raise InputError("#const horizon must be >= 0", source)
-    return FactFile(level, horizon, (width, height))
+    return FactFile(level, horizon)
 
 
 def write_facts(level: Level, horizon: int | None = None) -> str:

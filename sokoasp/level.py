@@ -55,9 +55,6 @@ class Level:
         }
         return frozenset(ring - self.floor)
 
-    def is_solved(self, boxes: frozenset[Cell] | None = None) -> bool:
-        return (self.boxes if boxes is None else boxes) == self.goals
-
     def with_title(self, title: str) -> "Level":
         return Level(self.floor, self.boxes, self.goals, self.player, title)
 

@@ -179,19 +179,20 @@ def make_class(level_class: LevelClass, recipe: Recipe, seen: set[str]) -> list[
         floor = (rectangle(level_class.width, level_class.height) if level_class.structure == "rectangular"
                  else joined_blocks(level_class.blocks, rng))
         start, goal = zones(floor) if level_class.zones else (None, None)
-        level, pushes = scramble(floor, level_class.boxes, level_class.pulls, rng, start, goal)
+        level, construction = scramble(floor, level_class.boxes, level_class.pulls, rng, start, goal)
         key = digest(level)
         if key in seen:
             continue
-        plan = expand_pushes(level, pushes)
+        plan = expand_pushes(level, construction)
         if not replay(level, plan).ok:  # solvable by construction, and checked
             raise AssertionError(f"construction plan failed replay for {level_class.name}")
         seen.add(key)
         title = f"{level_class.name}-{len(made) + 1}"
-        pushes = push_optimum(level, node_limit) if node_limit else None
-        pushes = pushes if pushes is not None else optimal_pushes(level, recipe.conflict_limit)
-        moves = move_optimum(level, node_limit) if node_limit else None
-        made.append(Made(level_class, len(made) + 1, level.with_title(title), plan, pushes, moves))
+        best_pushes = push_optimum(level, node_limit) if node_limit else None
+        if best_pushes is None:
+            best_pushes = optimal_pushes(level, recipe.conflict_limit)
+        best_moves = move_optimum(level, node_limit) if node_limit else None
+        made.append(Made(level_class, len(made) + 1, level.with_title(title), plan, best_pushes, best_moves))
     return made
 
 

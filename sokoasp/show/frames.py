@@ -26,11 +26,6 @@ class Playback:
     problem: str = ""  # why the plan stopped early, '' if every step was legal
     solved: bool = False
 
-    @property
-    def illegal_step(self) -> int | None:
-        """1-based index of the first illegal move, if any."""
-        return len(self.frames) if self.problem else None
-
 
 def play(level: Level, plan: str, every: str = "move") -> Playback:
     """Frames after each move (``every="move"``) or each push (``"push"``), plus the start."""
