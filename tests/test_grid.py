@@ -17,7 +17,7 @@ from oracle import bfs_moves
 from sokoasp.grid.report import markdown_table, ratio_table, summarise
 from sokoasp.grid.run import run_grid
 from sokoasp.grid.spec import build_spec, load_instances, read_spec
-from sokoasp.grid.store import Store
+from sokoasp.grid.store import read_rows
 from sokoasp.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,11 +33,7 @@ def tiny_folder(tmp_path: Path) -> Path:
 
 
 def rows_of(database: Path) -> list[dict]:
-    store = Store(database)
-    try:
-        return store.rows()
-    finally:
-        store.close()
+    return read_rows(database)
 
 
 def test_tiny_grid_end_to_end(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from .plots import cactus, heatmap, scatter
 from .report import csv_table, markdown_table, ratio_table
 from .run import run_grid
 from .spec import GridSpec, build_spec, load_instances, read_spec
-from .store import Store
+from .store import read_rows
 
 
 def parse_configuration(text: str) -> tuple[str, tuple[str, ...]]:
@@ -89,9 +89,7 @@ def grid_run(grid_file: Path | None, database: Path, instances: tuple[Path, ...]
 def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple[str, str] | None,
                 baseline: str | None, portfolio_size: int | None) -> None:
     """The thesis-style table (rows: configurations, columns: instance classes) and plots."""
-    store = Store(database)
-    rows = store.rows()
-    store.close()
+    rows = read_rows(database)
     if not rows:
         raise InputError("the database holds no finished runs", str(database))
     click.echo(markdown_table(rows, statistic))
@@ -144,12 +142,10 @@ def bench(levels: tuple[Path, ...], baseline: str, configurations: tuple[str, ..
         encoding, strategies = parse_configuration(label)
         spec = build_spec(instances, [encoding], [strategies], [()], time_limit, memory_limit, max_horizon, label)
         run_grid(spec, database, "local", workers, note=lambda line: click.echo(line, err=True))
-    store = Store(database)
     wanted = {parse_label(label) for label in (baseline, *configurations)}
     digests = {i.digest for i in instances}
-    rows = [r for r in store.rows() if r["configuration"] in wanted and r["instance_hash"] in digests
+    rows = [r for r in read_rows(database) if r["configuration"] in wanted and r["instance_hash"] in digests
             and r["time_limit"] == time_limit]
-    store.close()
     write_csv(rows, csv_path)
     click.echo(ratios(rows, parse_label(baseline)))
     click.echo(f"\n{len(rows)} runs; every run in {csv_path}")

@@ -97,3 +97,12 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """Every finished run in a results database."""
+    store = Store(path)
+    try:
+        return store.rows()
+    finally:
+        store.close()
