@@ -36,6 +36,18 @@ def rows_of(database: Path) -> list[dict]:
     return read_rows(database)
 
 
+def test_report_command_writes_tables_plots_and_example_images(tmp_path: Path) -> None:
+    from test_cli import run
+
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60)
+    database = tmp_path / "r.sqlite"
+    run_grid(spec, database, show_progress=False, note=lambda _: None)
+    code, out = run("grid", "report", "--db", str(database), "--out", str(tmp_path / "rep"), "--examples", "2")
+    assert code == 0 and "| push |" in out
+    for name in ("table.md", "table.csv", "cactus.png", "heatmap.svg", "example-1.png", "example-2.gif"):
+        assert (tmp_path / "rep" / name).exists(), name
+
+
 def test_tiny_grid_end_to_end(tmp_path: Path) -> None:
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["incremental", "push"], [(), ("dead",)], [()], 30, None, 60)
     database = tmp_path / "r.sqlite"

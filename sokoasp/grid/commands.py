@@ -10,6 +10,7 @@ import click
 from ..errors import InputError
 from ..families import ENCODINGS
 from ..portfolio import choose_members
+from .examples import example_images
 from .plots import cactus, heatmap, scatter
 from .report import csv_table, markdown_table, ratio_table
 from .run import run_grid
@@ -86,8 +87,10 @@ def grid_run(grid_file: Path | None, database: Path, instances: tuple[Path, ...]
 @click.option("--baseline", help="A configuration to report speed-ups against.")
 @click.option("--suggest-portfolio", "portfolio_size", type=click.IntRange(1),
               help="Choose K configurations for a portfolio from these runs (greedy set cover).")
+@click.option("--examples", type=click.IntRange(0), default=3, show_default=True,
+              help="With --out: pictures and GIFs of this many solved plans (the longest).")
 def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple[str, str] | None,
-                baseline: str | None, portfolio_size: int | None) -> None:
+                baseline: str | None, portfolio_size: int | None, examples: int) -> None:
     """The thesis-style table (rows: configurations, columns: instance classes) and plots."""
     rows = read_rows(database)
     if not rows:
@@ -104,6 +107,7 @@ def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple
         written = cactus(rows, out / "cactus") + heatmap(rows, out / "heatmap", statistic)
         if compare:
             written += scatter(rows, compare[0], compare[1], out / "scatter")
+        written += example_images(rows, out, examples)
         click.echo(f"\nwrote {out / 'table.md'}, {out / 'table.csv'}, " + ", ".join(p.name for p in written))
 
 
