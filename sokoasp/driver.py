@@ -155,13 +155,21 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
     if reason:
         return finish(base, clock, None, Status.UNSOLVABLE, reason)
     if encoding.planner:
-        return validate(level, solve_fast_downward(level, clock.remaining()))
+        return validate(level, within_horizon(solve_fast_downward(level, clock.remaining()), config.max_horizon))
     session = Session(level, encoding, config, clock)
     if encoding.incremental:
         result = run_incremental(session, config, base, progress or (lambda _: None))
     else:
         result = run_fixed(session, config, base)
     return validate(level, result)
+
+
+def within_horizon(result: Result, max_horizon: int) -> Result:
+    """An optimal plan longer than the cap proves that none fits under it."""
+    if result.status is Status.SOLVED_OPTIMAL and result.moves is not None and result.moves > max_horizon:
+        return Result(Status.NO_PLAN_UP_TO_HORIZON, horizon=max_horizon, times=result.times, config=result.config,
+                      message=f"no plan up to horizon {max_horizon} (the shortest has {result.moves} moves)")
+    return result
 
 
 def run_fixed(session: Session, config: SolveConfig, result: Result) -> Result:

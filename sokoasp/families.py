@@ -59,7 +59,11 @@ def optimises(encoding: Encoding) -> str:
 
 
 def encodings_dir() -> Path:
-    return Path(str(resources.files("sokoasp.encodings")))
+    """The installed encodings, or a checkout's encodings/ folder when run from the source tree."""
+    try:
+        return Path(str(resources.files("sokoasp.encodings")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "encodings"
 
 
 def get_encoding(name: str) -> Encoding:

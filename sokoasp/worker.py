@@ -33,6 +33,8 @@ def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connec
     except RuntimeError as error:  # clingo reports std::bad_alloc as a RuntimeError
         memory = "bad_alloc" in str(error) or "memory" in str(error).lower()
         result = Result(Status.MEMORY_OUT if memory else Status.ERROR, message=str(error))
+    except Exception as error:  # a bug: report it with its reason instead of dying silently
+        result = Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
     result.stats["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     pipe.send(result.to_dict())
     pipe.close()

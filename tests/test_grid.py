@@ -69,7 +69,9 @@ def test_killed_grid_resumes_without_lost_or_duplicated_rows(tmp_path: Path) -> 
     database = tmp_path / "r.sqlite"
     command = [sys.executable, "-m", "sokoasp", "grid", "run", "-i", str(folder), "-e", "incremental", "-e",
                "split-incremental", "-s", "none", "-s", "ntb", "-s", "clutter", "--workers", "1", "--db", str(database)]
-    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # run outside the checkout, so the installed package is what runs
+    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               cwd=tmp_path)
     deadline = time.time() + 120
     count = 0
     while time.time() < deadline and count < 3:
@@ -83,7 +85,7 @@ def test_killed_grid_resumes_without_lost_or_duplicated_rows(tmp_path: Path) -> 
     process.wait()
     at_kill = len(rows_of(database))
     assert 3 <= at_kill < 24, "the grid should have been killed part way"
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert finished.returncode == 0, finished.stderr
     assert f"{at_kill} already in" in finished.stderr
     rows = rows_of(database)
