@@ -115,21 +115,22 @@ def read_levels(text: str, source: str) -> list[Level]:
     return [board_to_level(board, source) for board in split_collection(text, source)]
 
 
-def write_level(level: Level) -> str:
-    """XSB text of a level: walls drawn on every non-floor cell touching the floor."""
+def board_lines(level: Level) -> list[str]:
+    """The rows y = 0 .. height+1 of a level in XSB characters (rows above the floor are empty)."""
     walls = level.walls
     lines = []
     for y in range(0, level.height + 2):
-        chars = []
-        for x in range(0, level.width + 2):
-            chars.append(cell_char(level, (x, y), walls))
-        lines.append("".join(chars).rstrip())
+        lines.append("".join(cell_char(level, (x, y), walls) for x in range(0, level.width + 2)).rstrip())
     while lines and not lines[-1]:
         lines.pop()
+    return lines
+
+
+def write_level(level: Level) -> str:
+    """XSB text of a level: walls drawn on every non-floor cell touching the floor."""
     # A floor that starts below row 1 leaves empty rows on top, which would end the board:
     # mark them with a lone wall so the row offset (and so every coordinate) survives.
-    lines = [line or "#" for line in lines]
-    return "\n".join(lines) + "\n"
+    return "\n".join(line or "#" for line in board_lines(level)) + "\n"
 
 
 def cell_char(level: Level, cell: Cell, walls: frozenset[Cell]) -> str:

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from ..level import Level
-from ..xsb import cell_char
+from ..xsb import board_lines
 from .frames import Frame, Playback
 
 
 def board_text(level: Level, frame: Frame) -> str:
-    state = Level(level.floor, frame.boxes, level.goals, frame.player) if frame.boxes != level.boxes or \
-        frame.player != level.player else level
-    walls = level.walls
-    rows = []
-    for y in range(min(y for _, y in walls), max(y for _, y in walls) + 1):
-        row = "".join(cell_char(state, (x, y), walls) for x in range(0, max(x for x, _ in walls) + 1))
-        rows.append(row.rstrip())
-    return "\n".join(rows)
+    """The board in one frame of a playback, without the empty rows above an offset floor."""
+    lines = board_lines(Level(level.floor, frame.boxes, level.goals, frame.player))
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "\n".join(lines)
 
 
 def ascii_playback(playback: Playback, every_frame: bool = False) -> str:
