@@ -3,6 +3,7 @@
 - dead squares: a box there can never reach any goal, even alone on the board (found by
   pulling a box backwards from every goal; the "simple deadlock" of the solver literature);
 - push distances: the fewest pushes that bring a box from a square to a goal, alone;
+- slide distances: the same in straight slides (pushes of one box along a line), for macros;
 - wall segments: runs of floor along a wall that a box cannot leave (generalised WBTC);
 - a proof of unsolvability when a box stands on a dead square or no box-goal matching exists.
 """
@@ -52,6 +53,23 @@ def nearest_goal_distances(level: Level) -> dict[Cell, int]:
         for cell, d in dist.items():
             nearest[cell] = min(d, nearest.get(cell, INFINITY))
     return nearest
+
+
+def nearest_goal_slides(level: Level) -> dict[Cell, int]:
+    """Live square -> fewest straight slides that bring a lone box from it to the nearest goal
+    (breadth-first from all goals, undoing slides: the player needs the square behind)."""
+    slides = {goal: 0 for goal in level.goals}
+    queue = deque(sorted(level.goals))
+    while queue:
+        cell = queue.popleft()
+        for delta in DIRECTIONS.values():
+            start = add(cell, delta)  # the box slid from `start` against delta to `cell`
+            while start in level.floor and add(start, delta) in level.floor:
+                if start not in slides:
+                    slides[start] = slides[cell] + 1
+                    queue.append(start)
+                start = add(start, delta)
+    return slides
 
 
 def wall_segments(level: Level) -> list[frozenset[Cell]]:

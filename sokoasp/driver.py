@@ -14,7 +14,7 @@ from typing import Callable
 
 import clingo
 
-from .analysis import push_lower_bound, unsolvable_reason
+from .analysis import INFINITY, nearest_goal_slides, push_lower_bound, unsolvable_reason
 from .classical import solve_fast_downward
 from .families import Encoding, encoding_paths, get_encoding, optimises
 from .errors import InputError
@@ -196,10 +196,10 @@ def horizons(start: int, stop: int, jumps: bool) -> list[int]:
 
 def run_incremental(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
     control = session.control
-    # Every plan needs at least `bound` pushes (so moves too): shorter horizons are skipped.
-    # Optimality needs every shorter horizon refuted (UNSAT or below this bound) and
+    # Every plan needs at least `bound` steps (so pushes and moves too): shorter horizons are
+    # skipped. Optimality needs every shorter horizon refuted (UNSAT or below this bound) and
     # strategies that keep optimal plans.
-    bound = push_lower_bound(session.level)
+    bound = first_horizon(session.level, session.encoding)
     start = max(config.min_horizon, bound)
     sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
     refuted_below = start if config.min_horizon <= bound else 0  # every plan is at least this long
@@ -228,6 +228,14 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     h = config.max_horizon
     caveat = "" if sound else " (with strategies that may lose solutions)"
     return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {h}{caveat}", h)
+
+
+def first_horizon(level: Level, encoding: Encoding) -> int:
+    """A proven lower bound on the steps of any plan of the family."""
+    if encoding.first_horizon == "slides":  # each box needs its nearest goal's slides
+        slides = nearest_goal_slides(level)
+        return sum(slides.get(box, INFINITY) for box in level.boxes)
+    return push_lower_bound(level)
 
 
 def no_answer_in_time(result: Result, session: Session, refuted: int) -> Result:

@@ -1,8 +1,9 @@
 """Turning model symbols into a LURD plan string (lower case walk, upper case push).
 
 Move families show ``move(DX,DY,T)`` and ``push(T)``: one letter per time step.
-Push families show ``push(X,Y,DX,DY,T)``: each push is expanded with a shortest walk of the
-player to the square behind the box (so the plan is push-optimal, not move-optimal).
+Push families show ``push(X,Y,DX,DY,T)`` (the macro family ``slide(X,Y,DX,DY,K,T)``, K pushes
+of one box in a line): each push is expanded with a shortest walk of the player to the square
+behind the box (so the plan is push-optimal, not move-optimal).
 """
 
 from __future__ import annotations
@@ -63,13 +64,19 @@ def move_plan(symbols: list[clingo.Symbol]) -> str:
 
 def push_sequence(symbols: list[clingo.Symbol]) -> list[Push]:
     """The pushes of a push-family model in time order; the pushes of one (parallel) step in
-    (x, y) order, as push-parallel.lp serialises them."""
+    (x, y) order, as push-parallel.lp serialises them; a slide as its single pushes."""
     steps: dict[int, list[Push]] = {}
+    slides: dict[int, list[Push]] = {}
     for symbol in symbols:
         if symbol.name == "push" and len(symbol.arguments) == 5:
             x, y, dx, dy, step = numbers(symbol)
             steps.setdefault(step, []).append(Push((x, y), (dx, dy)))
-    return [push for t in numbered_steps(steps, "pushes") for push in sorted(steps[t], key=lambda p: p.box)]
+        elif symbol.name == "slide" and len(symbol.arguments) == 6:
+            x, y, dx, dy, length, step = numbers(symbol)
+            slides[step] = [Push((x + k * dx, y + k * dy), (dx, dy)) for k in range(length)]
+    ordered = {t: sorted(pushes, key=lambda p: p.box) for t, pushes in steps.items()}
+    ordered.update(slides)
+    return [push for t in numbered_steps(ordered, "pushes") for push in ordered[t]]
 
 
 def walk(level: Level, boxes: set[Cell], start: Cell, goal: Cell) -> str | None:

@@ -21,7 +21,7 @@ class Soundness(str, Enum):
 
 
 THESIS_ENCODINGS = ("plain", "incremental", "split", "split-incremental")
-PUSH_ENCODINGS = ("push", "push-jump", "push-parallel")
+PUSH_ENCODINGS = ("push", "push-jump", "push-parallel", "push-macro")
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("wbtc",)),
         Strategy("freeze", "", "freeze deadlocks: a box off goal that can never move again",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("freeze",)),
-        Strategy("bound", "", "per-state lower bound: box distances to goals <= pushes left",
-                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump"), ("bound",)),
+        Strategy("bound", "", "per-state lower bound: box distances to goals (pushes, or slides for push-macro) <= steps left",
+                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("bound",)),
         Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
                  Soundness.MAY_LOSE, ("push", "push-jump"), ("relevance",)),
         Strategy("guide", "", "domain heuristic: try pushes towards the nearest goal first (prunes nothing)",
@@ -91,8 +91,16 @@ def strategy_paths(names: tuple[str, ...], encoding: str) -> list[Path]:
         for folder in get_strategy(name).files:
             if folder not in folders:
                 folders.append(folder)
-    family = "push" if encoding.startswith("push") else encoding  # the push families share files
-    return [encodings_dir() / "strategies" / folder / f"{family}.lp" for folder in folders]
+    return [strategy_file(folder, encoding) for folder in folders]
+
+
+def strategy_file(folder: str, encoding: str) -> Path:
+    """The strategy's file for this encoding; the push families share ``push.lp`` unless a
+    family has its own file."""
+    path = encodings_dir() / "strategies" / folder / f"{encoding}.lp"
+    if encoding.startswith("push") and not path.exists():
+        path = path.with_name("push.lp")
+    return path
 
 
 def strategy_clingo_args(names: tuple[str, ...]) -> list[str]:

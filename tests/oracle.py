@@ -1,7 +1,8 @@
 """Exact reference answers for tiny levels, independent of sokoasp's solver code.
 
 ``bfs_moves`` is a breadth-first search over (player, boxes) states: the fewest player
-moves. ``bfs_pushes`` searches over (boxes, player region) states: the fewest pushes.
+moves. ``bfs_pushes`` searches over (boxes, player region) states: the fewest pushes;
+``bfs_slides`` the fewest slides (one box pushed one or more squares in a straight line).
 Both take plain XSB text so they share nothing with the package but the file format.
 """
 
@@ -78,8 +79,8 @@ def region(floor: set, boxes: frozenset, player: tuple) -> frozenset:
     return frozenset(inside)
 
 
-def bfs_pushes(text: str, limit: int = 200_000) -> int | None:
-    """Fewest pushes, or None if unsolvable."""
+def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False) -> int | None:
+    """Fewest pushes (with ``slides``: fewest straight slides), or None if unsolvable."""
     floor, boxes, goals, player = parse(text)
     start_region = region(floor, boxes, player)
     start = (boxes, min(start_region))
@@ -92,16 +93,23 @@ def bfs_pushes(text: str, limit: int = 200_000) -> int | None:
             return depth
         for box in bx:
             for dx, dy in STEPS.values():
-                stand = (box[0] - dx, box[1] - dy)
-                beyond = (box[0] + dx, box[1] + dy)
-                if stand not in reach or beyond not in floor or beyond in bx:
+                if (box[0] - dx, box[1] - dy) not in reach:
                     continue
-                nb = (bx - {box}) | {beyond}
-                nreach = region(floor, nb, box)
-                key = (nb, min(nreach))
-                if key not in seen:
-                    seen[key] = depth + 1
-                    if len(seen) > limit:
-                        raise RuntimeError("state space too large for the oracle")
-                    queue.append((nb, nreach))
+                at = box
+                while (at[0] + dx, at[1] + dy) in floor and (at[0] + dx, at[1] + dy) not in bx:
+                    behind, at = at, (at[0] + dx, at[1] + dy)
+                    nb = (bx - {box}) | {at}
+                    nreach = region(floor, nb, behind)
+                    key = (nb, min(nreach))
+                    if key not in seen:
+                        seen[key] = depth + 1
+                        if len(seen) > limit:
+                            raise RuntimeError("state space too large for the oracle")
+                        queue.append((nb, nreach))
+                    if not slides:
+                        break
     return None
+
+
+def bfs_slides(text: str, limit: int = 200_000) -> int | None:
+    return bfs_pushes(text, limit, slides=True)

@@ -8,9 +8,11 @@ import pytest
 
 from corpus import HAND_MADE, UNSOLVABLE, random_corpus
 from helpers import assert_replays, level_of
-from oracle import bfs_moves, bfs_pushes
+from oracle import bfs_moves, bfs_pushes, bfs_slides
 from sokoasp import SolveConfig, Status, load_level, solve
+from sokoasp.driver import first_horizon
 from sokoasp.families import ENCODINGS
+from sokoasp.strategies import STRATEGIES, Soundness
 
 ROOT = Path(__file__).resolve().parent.parent
 THESIS_EXAMPLE = ROOT / "instances" / "thesis_example.lp"
@@ -111,11 +113,33 @@ def test_thesis_example_optimum_matches_oracle() -> None:
 
 @pytest.mark.parametrize("encoding", [e.name for e in ENCODINGS.values() if e.incremental])
 def test_max_horizon_below_the_lower_bound_is_respected(encoding: str) -> None:
-    result = solve(level_of(HAND_MADE["two-boxes"]), SolveConfig(encoding=encoding, max_horizon=3))
-    assert result.status is Status.NO_PLAN_UP_TO_HORIZON and result.plan is None and result.horizon == 3
+    level = level_of(HAND_MADE["two-boxes"])
+    below = first_horizon(level, ENCODINGS[encoding]) - 1
+    assert below >= 1
+    result = solve(level, SolveConfig(encoding=encoding, max_horizon=below))
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON and result.plan is None and result.horizon == below
 
 
 def test_a_search_limit_is_not_mistaken_for_no_plan() -> None:
     text = HAND_MADE["two-boxes"]
     result = solve(level_of(text), SolveConfig(clingo_args=("--solve-limit=1",)))
     assert result.status is Status.TIMEOUT and result.plan is None
+
+
+MACRO_STRATEGIES = [s.name for s in STRATEGIES.values() if "push-macro" in s.encodings and s.soundness is Soundness.KEEPS_OPTIMAL]
+
+
+@pytest.mark.parametrize("strategies", [(), *[(name,) for name in MACRO_STRATEGIES]])
+def test_macro_family_has_a_plan_at_the_fewest_slides_and_none_below(strategies: tuple[str, ...]) -> None:
+    """The macro family asked for exactly the oracle's fewest slides finds a plan (so strategies
+    that keep optimal plans keep the slide-optimal ones) and none below."""
+    for name, text in sorted(SOLVABLE.items()):
+        level = level_of(text)
+        optimum = bfs_slides(text)
+        exact = SolveConfig(encoding="push-macro", strategies=strategies, min_horizon=optimum, max_horizon=optimum)
+        found = solve(level, exact)
+        assert found.status.solved and found.horizon == optimum, (name, found.message)
+        assert found.pushes >= bfs_pushes(text)
+        assert_replays(level, found.plan)
+        below = solve(level, SolveConfig(encoding="push-macro", strategies=strategies, max_horizon=optimum - 1))
+        assert below.status is Status.NO_PLAN_UP_TO_HORIZON, name
