@@ -5,6 +5,7 @@
 - push distances: the fewest pushes that bring a box from a square to a goal, alone;
 - slide distances: the same in straight slides (pushes of one box along a line), for macros;
 - wall segments: runs of floor along a wall that a box cannot leave (generalised WBTC);
+- packing layers: the order in which a filled goal area can be emptied by pulling;
 - a proof of unsolvability when a box stands on a dead square or no box-goal matching exists.
 """
 
@@ -87,6 +88,37 @@ def wall_segments(level: Level) -> list[frozenset[Cell]]:
             if add(run[-1], along) not in level.floor:
                 segments.add(frozenset(run))
     return sorted(segments, key=lambda s: sorted(s))
+
+
+def packing_layers(level: Level) -> dict[Cell, int]:
+    """Goal -> layer: empty the solved goal area by pulling; layer 1 are the goals whose box
+    the player can pull out first (standing next to it, with room to step back), layer 2 the
+    next, and so on; fill goals in reverse. Empty when the area cannot be emptied this way."""
+    remaining, layers, layer = set(level.goals), {}, 0
+    while remaining:
+        layer += 1
+        region = reachable(level, level.floor - level.goals, remaining)
+        out = {g for g in remaining for d in DIRECTIONS.values()
+               if add(g, d) in region and add(add(g, d), d) in region}
+        if not out:
+            return {}
+        layers.update((g, layer) for g in out)
+        remaining -= out
+    return layers
+
+
+def reachable(level: Level, starts: set[Cell] | frozenset[Cell], blocked: set[Cell]) -> set[Cell]:
+    """Floor squares reachable from ``starts`` without entering ``blocked``."""
+    seen = {cell for cell in starts if cell not in blocked}
+    queue = deque(seen)
+    while queue:
+        cell = queue.popleft()
+        for delta in DIRECTIONS.values():
+            nxt = add(cell, delta)
+            if nxt in level.floor and nxt not in blocked and nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
 
 
 def minimum_matching(cost: list[list[int]]) -> int:

@@ -3,13 +3,14 @@
 Static facts (computed in Python by ``analysis``) are read only by the strategies:
 ``dead(X,Y)`` dead squares, ``segment(S,X,Y)`` / ``segment_goals(S,K)`` wall segments,
 ``dist(X,Y,D)`` the fewest pushes from a live square to its nearest goal, ``slides(X,Y,D)``
-the same in straight slides (the macro family's steps).
+the same in straight slides (the macro family's steps), ``pack_layer(X,Y,L)`` the goal
+area's packing layers.
 The text is generated from a validated Level, never copied from a user's file.
 """
 
 from __future__ import annotations
 
-from .analysis import dead_squares, nearest_goal_distances, nearest_goal_slides, wall_segments
+from .analysis import dead_squares, nearest_goal_distances, nearest_goal_slides, packing_layers, wall_segments
 from .facts import write_facts
 from .level import Level
 
@@ -26,6 +27,7 @@ def static_facts(level: Level) -> str:
         lines.append(f"segment_goals({number},{len(segment & level.goals)}).")
     lines += [f"dist({x},{y},{d})." for (x, y), d in sorted(nearest_goal_distances(level).items())]
     lines += [f"slides({x},{y},{d})." for (x, y), d in sorted(nearest_goal_slides(level).items())]
+    lines += [f"pack_layer({x},{y},{layer})." for (x, y), layer in sorted(packing_layers(level).items())]
     return "\n".join(lines) + "\n"
 
 

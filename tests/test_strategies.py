@@ -128,3 +128,30 @@ def test_strategies_that_may_lose_never_claim_optimality(strategy: str, encoding
             assert_replays(level, result.plan)
         else:
             assert result.status is Status.NO_PLAN_UP_TO_HORIZON and "may lose" in result.message
+
+
+GOAL_ROOM = "######\n#  $ #\n# @$ #\n#$####\n#.#\n#.#\n#.#\n###\n"
+TUNNEL = "##########\n#    #   #\n#@$      #\n#    ## .#\n##########\n"
+
+
+def test_packing_layers_fill_a_goal_corridor_from_the_inside() -> None:
+    from sokoasp.analysis import packing_layers
+
+    assert packing_layers(level_of(GOAL_ROOM)) == {(1, 4): 1, (1, 5): 2, (1, 6): 3}
+
+
+def test_packing_layers_are_empty_when_the_goals_cannot_be_emptied_by_pulling() -> None:
+    from sokoasp.analysis import packing_layers
+
+    assert packing_layers(level_of("#####\n# $@#\n#.###\n###\n")) == {}
+
+
+@pytest.mark.parametrize("encoding", ["push", "push-jump"])
+def test_tunnel_pushes_on_through_a_tunnel_and_finds_the_optimum(encoding: str) -> None:
+    level = level_of(TUNNEL)
+    config = SolveConfig(encoding=encoding, max_horizon=20)
+    base = solve(level, config)
+    tunnel = solve(level, SolveConfig(**{**config.__dict__, "strategies": ("tunnel",)}))
+    assert tunnel.status is Status.SOLVED and tunnel.pushes == bfs_pushes(TUNNEL) == base.pushes
+    assert tunnel.stats["rules"] > base.stats["rules"]  # the tunnel constraints were grounded
+    assert_replays(level, tunnel.plan)
