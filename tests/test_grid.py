@@ -138,6 +138,18 @@ def test_unsupported_combinations_are_skipped_and_reported(tmp_path: Path) -> No
     assert {r.encoding for r in runs} == {"incremental"} and skipped and "ntb" in skipped[0]
 
 
+def test_portfolio_is_a_grid_configuration_with_validated_plans(tmp_path: Path) -> None:
+    from oracle import bfs_pushes
+
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["portfolio"], [(), ("dead",)], [()], 30, None, 60)
+    runs, skipped = spec.runs()
+    assert len(runs) == 4 and skipped and "portfolio with dead" in skipped[0]
+    database = tmp_path / "r.sqlite"
+    assert run_grid(spec, database, workers=1, show_progress=False, note=lambda _: None).solved == 4
+    for row in rows_of(database):
+        assert row["configuration"] == "portfolio" and row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem])
+
+
 def test_dask_local_cluster_runs_the_grid(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60)

@@ -11,8 +11,9 @@ from typing import Iterator
 from ..driver import SolveConfig, solve
 from ..errors import InputError, Interrupted
 from ..result import Result, Status
+from ..portfolio import race
 from ..worker import solve_isolated
-from .spec import Run
+from .spec import PORTFOLIO, Run
 
 
 def config_of(run: Run) -> SolveConfig:
@@ -23,6 +24,10 @@ def config_of(run: Run) -> SolveConfig:
 def run_one(run: Run) -> Result:
     """One run with its limits. In a daemonic process (a Dask worker) no child can be forked:
     there the time limit is soft (solving is interrupted, grounding is not)."""
+    if run.encoding == PORTFOLIO:
+        if mp.current_process().daemon:
+            raise InputError("portfolio runs start their own solver processes: use the local executor")
+        return race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
     if mp.current_process().daemon:
         soft = SolveConfig(**{**config_of(run).__dict__, "time_limit": run.time_limit})
         return solve(run.instance.level, soft)

@@ -14,6 +14,8 @@ Example ``grid.toml``::
     levels = "1-3"                        # optional selection in a collection
 
 A strategy set is run only with the encodings it supports (others are skipped, and said so).
+The pseudo-encoding ``portfolio`` runs ``solve --portfolio`` (its members race on the cores;
+no strategy set, no clingo options): run such a grid with one worker.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from ..strategies import STRATEGIES
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
+PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,10 @@ class GridSpec:
         """Every run of the matrix, and notes on combinations skipped as unsupported."""
         runs, skipped = [], []
         for encoding, strategies, options in itertools.product(self.encodings, self.strategy_sets, self.clingo_options):
-            unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
+            if encoding == PORTFOLIO and (strategies or options):
+                skipped.append(f"{PORTFOLIO} with {'+'.join(strategies + options)}: the portfolio chooses its own")
+                continue
+            unsupported = [s for s in strategies if encoding != PORTFOLIO and encoding not in STRATEGIES[s].encodings]
             if unsupported:
                 skipped.append(f"{encoding} with {'+'.join(strategies)}: {', '.join(unsupported)} not supported")
                 continue
@@ -174,8 +180,8 @@ def build_spec(
     if not instances:
         raise InputError("the grid has no instances", source)
     for name in encodings:
-        if name not in ENCODINGS:
-            raise InputError(f"unknown encoding {name!r} (known: {', '.join(ENCODINGS)})", source)
+        if name not in ENCODINGS and name != PORTFOLIO:
+            raise InputError(f"unknown encoding {name!r} (known: {', '.join(ENCODINGS)}, {PORTFOLIO})", source)
     for strategies in strategy_sets:
         for name in strategies:
             if name not in STRATEGIES:
