@@ -16,6 +16,7 @@ import clingo
 
 from .errors import SokoaspError
 from .level import DIRECTIONS, LETTER_OF, Cell, Level, add
+from .search import player_region
 
 
 class PlanExtractor:
@@ -113,5 +114,36 @@ def expand_pushes(level: Level, pushes: list[Push]) -> str:
     return "".join(plan)
 
 
+def without_cycles(level: Level, pushes: list[Push]) -> list[Push]:
+    """The push sequence with every stretch that returns to an earlier state (same boxes, same
+    player region) cut out: satisficing plans often push a box away and back. The pushes kept
+    are legal in order, since each starts from the same state as before. Stops at the first
+    push the player cannot make (the simulator then rejects the plan there)."""
+    boxes, player = set(level.boxes), level.player
+    states = [state_key(level, boxes, player)]
+    kept: list[Push] = []
+    for index, push in enumerate(pushes):
+        stand = (push.box[0] - push.delta[0], push.box[1] - push.delta[1])
+        if push.box not in boxes or walk(level, boxes, player, stand) is None:
+            return kept + pushes[index:]
+        boxes.discard(push.box)
+        boxes.add(add(push.box, push.delta))
+        player = push.box
+        key = state_key(level, boxes, player)
+        if key in states:
+            del kept[states.index(key):]
+            del states[states.index(key) + 1:]
+        else:
+            kept.append(push)
+            states.append(key)
+    return kept
+
+
+def state_key(level: Level, boxes: set[Cell], player: Cell) -> tuple[frozenset[Cell], Cell]:
+    return frozenset(boxes), min(player_region(level.floor, boxes, player))
+
+
 def extract_plan(level: Level, symbols: list[clingo.Symbol], unit: str) -> str:
-    return expand_pushes(level, push_sequence(symbols)) if unit == "push" else move_plan(symbols)
+    if unit != "push":
+        return move_plan(symbols)
+    return expand_pushes(level, without_cycles(level, push_sequence(symbols)))

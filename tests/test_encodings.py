@@ -143,3 +143,16 @@ def test_macro_family_has_a_plan_at_the_fewest_slides_and_none_below(strategies:
         assert_replays(level, found.plan)
         below = solve(level, SolveConfig(encoding="push-macro", strategies=strategies, max_horizon=optimum - 1))
         assert below.status is Status.NO_PLAN_UP_TO_HORIZON, name
+
+
+def test_pushes_that_return_to_an_earlier_state_are_cut_from_a_plan() -> None:
+    from sokoasp.plans import Push, expand_pushes, without_cycles
+
+    text = "######\n#    #\n#@$ .#\n######\n"
+    level = level_of(text)
+    right, left = Push((2, 2), (1, 0)), Push((3, 2), (-1, 0))
+    detour = [right, left, right, Push((3, 2), (1, 0))]  # away and back, then to the goal
+    assert_replays(level, expand_pushes(level, detour))
+    shortened = without_cycles(level, detour)
+    assert len(shortened) == 2 == bfs_pushes(text)
+    assert_replays(level, expand_pushes(level, shortened))
