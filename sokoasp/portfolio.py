@@ -1,9 +1,10 @@
 """Algorithm portfolio: race diverse configurations on the cores, keep the first validated
 plan (Froleyks 2016), and choose members from grid data by greedy set cover.
 
-The default members are ``choose_members`` applied to two grids (BENCHMARKS.md): all 155
+The default members are ``choose_members`` applied to the grids of BENCHMARKS.md: all 155
 Microban levels and the 9x8 thesis-like boards with 8 and 10 boxes, each configuration run on
-every level. In that order they are the greedy set cover; with two cores the first two race.
+every level. In that order they are the greedy set cover; with two cores the first two race:
+the macro family (long plans in few slides) and the parallel one (many boxes, short plans).
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
 
@@ -19,9 +20,9 @@ from .result import Result, Status
 from .worker import GRACE_SECONDS, start_worker
 
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
-    SolveConfig(encoding="push-jump", strategies=("dead", "freeze", "bound"), max_horizon=400),
+    SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
     SolveConfig(encoding="push-parallel", strategies=("dead", "freeze", "guide"), max_horizon=400),
-    SolveConfig(encoding="push-parallel", strategies=("dead", "freeze"), max_horizon=400),
+    SolveConfig(encoding="push-jump", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )
 
 # When no member solves, report the most informative outcome.
