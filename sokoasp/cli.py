@@ -94,8 +94,10 @@ def solve_command(
       sokoasp solve -e plain --horizon 23 instances/thesis_example.lp
       sokoasp solve -e push -s dead -s freeze -s bound -l 3 instances/microban_1-5.sok
                                                          (push-optimal, fast)
-      sokoasp solve -e push-parallel -s dead -s freeze --time-limit 60 LEVEL
-                                                         (fastest, not optimal)
+      sokoasp solve -e push-macro -s dead -s freeze -s bound --time-limit 60 LEVEL
+                                                         (long plans: one slide per step)
+      sokoasp solve -e push-parallel -s dead -s freeze -s guide --time-limit 60 LEVEL
+                                                         (many boxes, not optimal)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
     """
     loaded = load_level(level_file, which)
