@@ -131,8 +131,8 @@ def without_cycles(level: Level, pushes: list[Push]) -> list[Push]:
         player = push.box
         key = state_key(level, boxes, player)
         if key in states:
-            del kept[states.index(key):]
-            del states[states.index(key) + 1:]
+            back_to = states.index(key)
+            del kept[back_to:], states[back_to + 1:]
         else:
             kept.append(push)
             states.append(key)
