@@ -15,6 +15,7 @@ from collections import deque
 from functools import lru_cache
 
 from .level import DIRECTIONS, Cell, Level, add
+from .search import region_from
 
 INFINITY = 10**9
 
@@ -94,10 +95,11 @@ def packing_layers(level: Level) -> dict[Cell, int]:
     """Goal -> layer: empty the solved goal area by pulling; layer 1 are the goals whose box
     the player can pull out first (standing next to it, with room to step back), layer 2 the
     next, and so on; fill goals in reverse. Empty when the area cannot be emptied this way."""
-    remaining, layers, layer = set(level.goals), {}, 0
+    remaining, layer = set(level.goals), 0
+    layers: dict[Cell, int] = {}
     while remaining:
         layer += 1
-        region = reachable(level, level.floor - level.goals, remaining)
+        region = region_from(level.floor, remaining, level.floor - level.goals)
         out = {g for g in remaining for d in DIRECTIONS.values()
                if add(g, d) in region and add(add(g, d), d) in region}
         if not out:
@@ -105,20 +107,6 @@ def packing_layers(level: Level) -> dict[Cell, int]:
         layers.update((g, layer) for g in out)
         remaining -= out
     return layers
-
-
-def reachable(level: Level, starts: set[Cell] | frozenset[Cell], blocked: set[Cell]) -> set[Cell]:
-    """Floor squares reachable from ``starts`` without entering ``blocked``."""
-    seen = {cell for cell in starts if cell not in blocked}
-    queue = deque(seen)
-    while queue:
-        cell = queue.popleft()
-        for delta in DIRECTIONS.values():
-            nxt = add(cell, delta)
-            if nxt in level.floor and nxt not in blocked and nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return seen
 
 
 def minimum_matching(cost: list[list[int]]) -> int:
@@ -161,6 +149,12 @@ def push_lower_bound(level: Level, boxes: frozenset[Cell] | None = None) -> int:
     table = distance_table(level)
     cost = [[table[g].get(b, INFINITY) for g in sorted(level.goals)] for b in sorted(boxes)]
     return minimum_matching(cost)
+
+
+def slide_lower_bound(level: Level) -> int:
+    """A lower bound on the slides of any plan: each box needs its nearest goal's slides."""
+    slides = nearest_goal_slides(level)
+    return sum(slides.get(box, INFINITY) for box in level.boxes)
 
 
 def unsolvable_reason(level: Level) -> str:

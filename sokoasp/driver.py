@@ -14,7 +14,7 @@ from typing import Callable
 
 import clingo
 
-from .analysis import INFINITY, nearest_goal_slides, push_lower_bound, unsolvable_reason
+from .analysis import push_lower_bound, slide_lower_bound, unsolvable_reason
 from .classical import solve_fast_downward
 from .families import Encoding, encoding_paths, get_encoding, optimises
 from .errors import InputError
@@ -232,10 +232,7 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
 
 def first_horizon(level: Level, encoding: Encoding) -> int:
     """A proven lower bound on the steps of any plan of the family."""
-    if encoding.first_horizon == "slides":  # each box needs its nearest goal's slides
-        slides = nearest_goal_slides(level)
-        return sum(slides.get(box, INFINITY) for box in level.boxes)
-    return push_lower_bound(level)
+    return slide_lower_bound(level) if encoding.first_horizon == "slides" else push_lower_bound(level)
 
 
 def no_answer_in_time(result: Result, session: Session, refuted: int) -> Result:

@@ -118,18 +118,19 @@ def without_cycles(level: Level, pushes: list[Push]) -> list[Push]:
     """The push sequence with every stretch that returns to an earlier state (same boxes, same
     player region) cut out: satisficing plans often push a box away and back. The pushes kept
     are legal in order, since each starts from the same state as before. Stops at the first
-    push the player cannot make (the simulator then rejects the plan there)."""
-    boxes, player = set(level.boxes), level.player
-    states = [state_key(level, boxes, player)]
+    illegal push (the simulator then rejects the plan there), so no illegal push is ever cut away."""
+    boxes = set(level.boxes)
+    region = player_region(level.floor, boxes, level.player)
+    states = [(frozenset(boxes), min(region))]  # boxes and the player region's least cell
     kept: list[Push] = []
     for index, push in enumerate(pushes):
-        stand = (push.box[0] - push.delta[0], push.box[1] - push.delta[1])
-        if push.box not in boxes or walk(level, boxes, player, stand) is None:
+        stand, target = (push.box[0] - push.delta[0], push.box[1] - push.delta[1]), add(push.box, push.delta)
+        if push.box not in boxes or stand not in region or target not in level.floor or target in boxes:
             return kept + pushes[index:]
         boxes.discard(push.box)
-        boxes.add(add(push.box, push.delta))
-        player = push.box
-        key = state_key(level, boxes, player)
+        boxes.add(target)
+        region = player_region(level.floor, boxes, push.box)
+        key = (frozenset(boxes), min(region))
         if key in states:
             back_to = states.index(key)
             del kept[back_to:], states[back_to + 1:]
@@ -137,10 +138,6 @@ def without_cycles(level: Level, pushes: list[Push]) -> list[Push]:
             kept.append(push)
             states.append(key)
     return kept
-
-
-def state_key(level: Level, boxes: set[Cell], player: Cell) -> tuple[frozenset[Cell], Cell]:
-    return frozenset(boxes), min(player_region(level.floor, boxes, player))
 
 
 def extract_plan(level: Level, symbols: list[clingo.Symbol], unit: str) -> str:

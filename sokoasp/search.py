@@ -4,18 +4,26 @@ limit): the push optimum of small levels, for generator manifests and benchmarks
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 
 from .level import DIRECTIONS, Cell, Level, add
 
 
 def player_region(floor: frozenset[Cell], boxes: frozenset[Cell] | set[Cell], start: Cell) -> frozenset[Cell]:
     """The cells the player can walk to from ``start`` without moving a box."""
-    seen, todo = {start}, [start]
+    return region_from(floor, boxes, [start])
+
+
+def region_from(floor: frozenset[Cell], blocked: frozenset[Cell] | set[Cell], starts: Iterable[Cell]) -> frozenset[Cell]:
+    """The floor cells reachable from any of ``starts`` (those not blocked) without entering
+    a blocked cell."""
+    seen = {cell for cell in starts if cell not in blocked}
+    todo = list(seen)
     while todo:
         cell = todo.pop()
         for delta in DIRECTIONS.values():
             nxt = add(cell, delta)
-            if nxt in floor and nxt not in boxes and nxt not in seen:
+            if nxt in floor and nxt not in blocked and nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)
     return frozenset(seen)

@@ -36,16 +36,24 @@ def replay(level: Level, plan: str) -> Replay:
         problem = check_step(level, player, boxes, letter)
         if problem:
             return Replay(False, index, player, frozenset(boxes), f"step {index + 1} ({letter!r}): {problem}")
-        delta = DIRECTIONS[letter.lower()]
-        player = add(player, delta)
-        if player in boxes:
-            boxes.remove(player)
-            boxes.add(add(player, delta))
+        player, _ = apply_step(player, boxes, letter)
     final = frozenset(boxes)
     if final != level.goals:
         off = len(final - level.goals)
         return Replay(False, len(plan), player, final, f"plan ends with {off} box(es) off goals")
     return Replay(True, len(plan), player, final)
+
+
+def apply_step(player: Cell, boxes: set[Cell], letter: str) -> tuple[Cell, bool]:
+    """Make a legal step (``check_step`` found nothing): moves a pushed box in ``boxes``;
+    returns the player's new cell and whether a box was pushed."""
+    delta = DIRECTIONS[letter.lower()]
+    player = add(player, delta)
+    pushed = player in boxes
+    if pushed:
+        boxes.remove(player)
+        boxes.add(add(player, delta))
+    return player, pushed
 
 
 def check_step(level: Level, player: Cell, boxes: set[Cell], letter: str) -> str:

@@ -54,7 +54,7 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
                  Soundness.MAY_LOSE, ("push", "push-jump"), ("relevance",)),
         Strategy("tunnel", "", "no-influence pushes: a box pushed into a tunnel is pushed on at once (opt-in)",
-                 Soundness.MAY_LOSE, PUSH_ENCODINGS[:3], ("tunnel",)),
+                 Soundness.MAY_LOSE, ("push", "push-jump", "push-parallel"), ("tunnel",)),
         Strategy("pack", "", "goal-room packing: goals filled inside out, boxes pushed onto goals stay (opt-in)",
                  Soundness.MAY_LOSE, PUSH_ENCODINGS, ("pack",)),
         Strategy("guide", "", "domain heuristic: try pushes towards the nearest goal first (prunes nothing)",

@@ -87,7 +87,7 @@ class GridSpec:
             if encoding == PORTFOLIO and (strategies or options):
                 skipped.append(f"{PORTFOLIO} with {'+'.join(strategies + options)}: the portfolio chooses its own")
                 continue
-            unsupported = [s for s in strategies if encoding != PORTFOLIO and encoding not in STRATEGIES[s].encodings]
+            unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
             if unsupported:
                 skipped.append(f"{encoding} with {'+'.join(strategies)}: {', '.join(unsupported)} not supported")
                 continue

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..level import DIRECTIONS, Cell, Level, add
-from ..simulator import check_step
+from ..level import Cell, Level
+from ..simulator import apply_step, check_step
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,8 @@ def play(level: Level, plan: str, every: str = "move") -> Playback:
         if problem:
             frames.append(Frame(index - 1, pushes, player, frozenset(boxes)))
             return Playback(level, plan, dedupe(frames), f"step {index} ({letter!r}): {problem}")
-        delta = DIRECTIONS[letter.lower()]
-        player = add(player, delta)
-        if player in boxes:
-            boxes.remove(player)
-            boxes.add(add(player, delta))
-            pushes += 1
+        player, pushed = apply_step(player, boxes, letter)
+        pushes += pushed
         if every == "move" or letter.isupper() or index == len(plan):
             frames.append(Frame(index, pushes, player, frozenset(boxes), letter))
     return Playback(level, plan, frames, "", frozenset(boxes) == level.goals)
