@@ -155,3 +155,20 @@ def test_tunnel_pushes_on_through_a_tunnel_and_finds_the_optimum(encoding: str) 
     assert tunnel.status is Status.SOLVED and tunnel.pushes == bfs_pushes(TUNNEL) == base.pushes
     assert tunnel.stats["rules"] > base.stats["rules"]  # the tunnel constraints were grounded
     assert_replays(level, tunnel.plan)
+
+
+PACKING = "#######\n#     #\n# $$$ #\n#@    #\n##.####\n #.#\n #.#\n ###\n"
+
+
+@pytest.mark.parametrize("encoding", ["push", "push-jump"])
+def test_pack_fills_a_goal_corridor_from_the_inside_at_the_optimum(encoding: str) -> None:
+    """May-lose in general; on a goal corridor it must keep the breadth-first push optimum."""
+    from sokoasp.analysis import packing_layers
+
+    level = level_of(PACKING)
+    assert len(set(packing_layers(level).values())) == 3  # the corridor gives three layers
+    base = solve(level, SolveConfig(encoding=encoding, max_horizon=30))
+    packed = solve(level, SolveConfig(encoding=encoding, strategies=("pack",), max_horizon=30))
+    assert packed.status is Status.SOLVED and packed.pushes == bfs_pushes(PACKING)
+    assert packed.stats["rules"] > base.stats["rules"]  # the packing constraints were grounded
+    assert_replays(level, packed.plan)
