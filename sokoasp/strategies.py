@@ -59,6 +59,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.MAY_LOSE, PUSH_ENCODINGS, ("pack",)),
         Strategy("guide", "", "domain heuristic: try pushes towards the nearest goal first (prunes nothing)",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("guide",), clingo_args=("--heuristic=Domain",)),
+        Strategy("inertia", "", "domain heuristic: a box first stays where it was (prunes nothing)",
+                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("inertia",), clingo_args=("--heuristic=Domain",)),
         Strategy("moob", "MOOB", "no move off the board rectangle, listing 4.9",
                  Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("moob",)),
         Strategy("ntb", "NTB", "no move undoing a non-push move, listing 4.10 (fixed)",
