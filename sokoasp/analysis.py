@@ -157,6 +157,13 @@ def slide_lower_bound(level: Level) -> int:
     return sum(slides.get(box, INFINITY) for box in level.boxes)
 
 
+def parallel_slide_lower_bound(level: Level) -> int:
+    """A lower bound on the steps of any plan that slides several boxes per step: the box
+    farthest (in slides) from its nearest goal."""
+    slides = nearest_goal_slides(level)
+    return max(slides.get(box, INFINITY) for box in level.boxes)
+
+
 def unsolvable_reason(level: Level) -> str:
     """A reason the level cannot be solved, or '' when none is found (which proves nothing)."""
     dead = dead_squares(level)

@@ -14,7 +14,7 @@ from typing import Callable
 
 import clingo
 
-from .analysis import push_lower_bound, slide_lower_bound, unsolvable_reason
+from .analysis import parallel_slide_lower_bound, push_lower_bound, slide_lower_bound, unsolvable_reason
 from .classical import solve_fast_downward
 from .families import Encoding, encoding_paths, get_encoding, optimises
 from .errors import InputError
@@ -232,7 +232,8 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
 
 def first_horizon(level: Level, encoding: Encoding) -> int:
     """A proven lower bound on the steps of any plan of the family."""
-    return slide_lower_bound(level) if encoding.first_horizon == "slides" else push_lower_bound(level)
+    bounds = {"slides": slide_lower_bound, "parallel-slides": parallel_slide_lower_bound, "pushes": push_lower_bound}
+    return bounds[encoding.first_horizon](level)
 
 
 def no_answer_in_time(result: Result, session: Session, refuted: int) -> Result:

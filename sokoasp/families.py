@@ -21,7 +21,7 @@ class Encoding:
     proves_optimum: bool = True  # is the first plan of the horizon loop always optimal in its unit?
     step: str = ""  # what one time step is, for people (default: one <unit>)
     planner: str = ""  # an external planner instead of clingo ("fast-downward")
-    first_horizon: str = "pushes"  # proven lower bound the loop starts at: "pushes" or "slides"
+    first_horizon: str = "pushes"  # proven lower bound the loop starts at: "pushes", "slides" or "parallel-slides"
 
     @property
     def step_text(self) -> str:
@@ -51,6 +51,10 @@ ENCODINGS: dict[str, Encoding] = {
                  "one box pushed any distance in a line per step, horizon grown x1.5: fast, not optimal",
                  jumps=True, proves_optimum=False, step="at most one straight slide of one box",
                  first_horizon="slides"),
+        Encoding("push-macro-parallel", ("push-core.lp", "push-macro-parallel.lp"), True, "push", "beyond the thesis",
+                 "sets of independent slides per step, horizon grown x1.5: shortest horizons, not optimal",
+                 jumps=True, proves_optimum=False, step="a set of independent straight slides",
+                 first_horizon="parallel-slides"),
         Encoding("fast-downward", (), True, "move", "IPC-style PDDL, A* with LM-cut",
                  "classical planner reference (pip install 'sokoasp[classical]'): move-optimal",
                  step="one move (PDDL action)", planner="fast-downward"),

@@ -64,20 +64,18 @@ def move_plan(symbols: list[clingo.Symbol]) -> str:
 
 
 def push_sequence(symbols: list[clingo.Symbol]) -> list[Push]:
-    """The pushes of a push-family model in time order; the pushes of one (parallel) step in
-    (x, y) order, as push-parallel.lp serialises them; a slide as its single pushes."""
-    steps: dict[int, list[Push]] = {}
-    slides: dict[int, list[Push]] = {}
+    """The pushes of a push-family model in time order. The pushes (or slides) of one parallel
+    step come in (x, y) order of their boxes, as push-parallel.lp and push-macro-parallel.lp
+    serialise them; a slide becomes its single pushes."""
+    steps: dict[int, list[tuple[Cell, list[Push]]]] = {}
     for symbol in symbols:
         if symbol.name == "push" and len(symbol.arguments) == 5:
             x, y, dx, dy, step = numbers(symbol)
-            steps.setdefault(step, []).append(Push((x, y), (dx, dy)))
+            steps.setdefault(step, []).append(((x, y), [Push((x, y), (dx, dy))]))
         elif symbol.name == "slide" and len(symbol.arguments) == 6:
             x, y, dx, dy, length, step = numbers(symbol)
-            slides[step] = [Push((x + k * dx, y + k * dy), (dx, dy)) for k in range(length)]
-    ordered = {t: sorted(pushes, key=lambda p: p.box) for t, pushes in steps.items()}
-    ordered.update(slides)
-    return [push for t in numbered_steps(ordered, "pushes") for push in ordered[t]]
+            steps.setdefault(step, []).append(((x, y), [Push((x + k * dx, y + k * dy), (dx, dy)) for k in range(length)]))
+    return [push for t in numbered_steps(steps, "pushes") for _, pushes in sorted(steps[t], key=lambda entry: entry[0]) for push in pushes]
 
 
 def walk(level: Level, boxes: set[Cell], start: Cell, goal: Cell) -> str | None:

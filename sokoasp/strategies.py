@@ -21,7 +21,7 @@ class Soundness(str, Enum):
 
 
 THESIS_ENCODINGS = ("plain", "incremental", "split", "split-incremental")
-PUSH_ENCODINGS = ("push", "push-jump", "push-parallel", "push-macro")
+PUSH_ENCODINGS = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("freeze", "", "freeze deadlocks: a box off goal that can never move again",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("freeze",)),
         Strategy("bound", "", "per-state lower bound: box distances to goals (pushes, or slides for push-macro) <= steps left",
-                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("bound",)),
+                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel"), ("bound",)),
         Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
                  Soundness.MAY_LOSE, ("push", "push-jump"), ("relevance",)),
         Strategy("tunnel", "", "no-influence pushes: a box pushed into a tunnel is pushed on at once (opt-in)",
@@ -102,11 +102,17 @@ def strategy_paths(names: tuple[str, ...], encoding: str) -> list[Path]:
 
 def strategy_file(folder: str, encoding: str) -> Path:
     """The strategy's file for this encoding; the push families share ``push.lp`` unless a
-    family has its own file."""
-    path = encodings_dir() / "strategies" / folder / f"{encoding}.lp"
-    if encoding.startswith("push") and not path.exists():
-        path = path.with_name("push.lp")
-    return path
+    family has its own file (push-macro-parallel falls back to push-macro's, then push.lp)."""
+    folder_path = encodings_dir() / "strategies" / folder
+    candidates = [encoding]
+    if encoding.startswith("push-macro"):
+        candidates.append("push-macro")
+    if encoding.startswith("push"):
+        candidates.append("push")
+    for name in candidates:
+        if (folder_path / f"{name}.lp").exists():
+            return folder_path / f"{name}.lp"
+    return folder_path / f"{encoding}.lp"
 
 
 def strategy_clingo_args(names: tuple[str, ...]) -> list[str]:

@@ -156,3 +156,31 @@ def test_pushes_that_return_to_an_earlier_state_are_cut_from_a_plan() -> None:
     shortened = without_cycles(level, detour)
     assert len(shortened) == 2 == bfs_pushes(text)
     assert_replays(level, expand_pushes(level, shortened))
+
+
+@pytest.mark.parametrize("name", sorted(SOLVABLE))
+def test_parallel_macro_family_needs_no_more_steps_than_the_fewest_slides(name: str) -> None:
+    """Every sequence of slides is a parallel plan (one slide per step), so the parallel macro
+    family finds a plan within the oracle's fewest slides; its pushes are no fewer than the optimum."""
+    text = SOLVABLE[name]
+    level = level_of(text)
+    result = solve(level, SolveConfig(encoding="push-macro-parallel", max_horizon=bfs_slides(text)))
+    assert result.status.solved and result.horizon <= bfs_slides(text), (name, result.message)
+    assert result.pushes >= bfs_pushes(text)
+    assert_replays(level, result.plan)
+
+
+def test_parallel_macro_slides_two_independent_boxes_in_one_step() -> None:
+    text = "########\n#@$   .#\n# ######\n# $   .#\n########\n"
+    result = solve(level_of(text), SolveConfig(encoding="push-macro-parallel", max_horizon=4))
+    assert result.status.solved and result.horizon == 1 and result.pushes == 8
+    assert_replays(level_of(text), result.plan)
+
+
+def test_parallel_macro_keeps_slides_that_touch_the_same_square_in_separate_steps() -> None:
+    """One step could slide the left box through (3,2) to (5,2) and the lower box up onto (3,2),
+    but only in that order: forall-step semantics needs two steps."""
+    text = "########\n#      #\n#@$. . #\n#  $   #\n#      #\n########\n"
+    result = solve(level_of(text), SolveConfig(encoding="push-macro-parallel", max_horizon=4))
+    assert result.status.solved and result.horizon == 2
+    assert_replays(level_of(text), result.plan)
