@@ -96,8 +96,8 @@ def solve_command(
                                                          (push-optimal, fast)
       sokoasp solve -e push-macro -s dead -s freeze -s bound --time-limit 60 LEVEL
                                                          (long plans: one slide per step)
-      sokoasp solve -e push-parallel -s dead -s freeze -s guide --time-limit 60 LEVEL
-                                                         (many boxes, not optimal)
+      sokoasp solve -e push-macro-parallel -s dead -s freeze -s bound --time-limit 60 LEVEL
+                                                         (many boxes: independent slides share a step)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
     """
     loaded = load_level(level_file, which)

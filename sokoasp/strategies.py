@@ -49,7 +49,7 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("wbtc",)),
         Strategy("freeze", "", "freeze deadlocks: a box off goal that can never move again",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("freeze",)),
-        Strategy("bound", "", "per-state lower bound: box distances to goals (pushes, or slides for push-macro) <= steps left",
+        Strategy("bound", "", "per-state lower bound: box distances to goals (pushes, or slides for the macro families) <= steps left",
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel"), ("bound",)),
         Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
                  Soundness.MAY_LOSE, ("push", "push-jump"), ("relevance",)),
