@@ -71,11 +71,15 @@ def push_sequence(symbols: list[clingo.Symbol]) -> list[Push]:
     for symbol in symbols:
         if symbol.name == "push" and len(symbol.arguments) == 5:
             x, y, dx, dy, step = numbers(symbol)
-            steps.setdefault(step, []).append(((x, y), [Push((x, y), (dx, dy))]))
+            length = 1
         elif symbol.name == "slide" and len(symbol.arguments) == 6:
             x, y, dx, dy, length, step = numbers(symbol)
-            steps.setdefault(step, []).append(((x, y), [Push((x + k * dx, y + k * dy), (dx, dy)) for k in range(length)]))
-    return [push for t in numbered_steps(steps, "pushes") for _, pushes in sorted(steps[t], key=lambda entry: entry[0]) for push in pushes]
+        else:
+            continue
+        pushes = [Push((x + k * dx, y + k * dy), (dx, dy)) for k in range(length)]
+        steps.setdefault(step, []).append(((x, y), pushes))
+    in_order = [sorted(steps[t], key=lambda entry: entry[0]) for t in numbered_steps(steps, "pushes")]
+    return [push for step in in_order for _, pushes in step for push in pushes]
 
 
 def walk(level: Level, boxes: set[Cell], start: Cell, goal: Cell) -> str | None:
