@@ -150,6 +150,18 @@ def test_portfolio_is_a_grid_configuration_with_validated_plans(tmp_path: Path) 
         assert row["configuration"] == "portfolio" and row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem])
 
 
+def test_a_portfolio_with_other_members_is_a_new_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grid database must not call a changed portfolio's runs done."""
+    import sokoasp.portfolio
+
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["portfolio", "push"], [()], [()], 30, None, 60)
+    before = [run.key for run in spec.runs()[0]]
+    monkeypatch.setattr(sokoasp.portfolio, "DEFAULT_MEMBERS", sokoasp.portfolio.DEFAULT_MEMBERS[:1])
+    after = [run.key for run in spec.runs()[0]]
+    changed = [b != a for b, a in zip(before, after)]
+    assert changed == [run.encoding == "portfolio" for run in spec.runs()[0]] and any(changed)
+
+
 def test_dask_local_cluster_runs_the_grid(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60)

@@ -31,6 +31,7 @@ from ..facts import write_facts
 from ..families import ENCODINGS
 from ..level import Level
 from ..loading import load_all
+from ..portfolio import member_labels
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "instances"}
@@ -67,6 +68,8 @@ class Run:
     def key(self) -> str:
         parts = [self.instance.digest, self.encoding, ",".join(self.strategies), " ".join(self.clingo_options),
                  str(self.time_limit), str(self.memory_limit), str(self.max_horizon)]
+        if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
+            parts.append(" ".join(member_labels()))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
 
 
