@@ -26,12 +26,6 @@ DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-parallel", strategies=("dead", "freeze", "guide"), max_horizon=400),
 )
 
-def member_labels(members: tuple[SolveConfig, ...] | None = None) -> list[str]:
-    """encoding+strategy+... of each member (default: the default members), as the grid labels configurations."""
-    members = DEFAULT_MEMBERS if members is None else members
-    return ["+".join((m.encoding, *m.strategies)) + "".join(f" {a}" for a in m.clingo_args) for m in members]
-
-
 # When no member solves, report the most informative outcome.
 STRENGTH = [Status.UNSOLVABLE, Status.NO_PLAN_UP_TO_HORIZON, Status.TIMEOUT, Status.MEMORY_OUT, Status.ERROR]
 

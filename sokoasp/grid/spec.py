@@ -26,12 +26,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import portfolio
 from ..errors import InputError
 from ..facts import write_facts
 from ..families import ENCODINGS
 from ..level import Level
 from ..loading import load_all
-from ..portfolio import member_labels
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "instances"}
@@ -69,7 +69,7 @@ class Run:
         parts = [self.instance.digest, self.encoding, ",".join(self.strategies), " ".join(self.clingo_options),
                  str(self.time_limit), str(self.memory_limit), str(self.max_horizon)]
         if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
-            parts.append(" ".join(member_labels()))
+            parts.append(repr(portfolio.DEFAULT_MEMBERS))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
 
 
