@@ -36,6 +36,7 @@ class SolveConfig:
     strategies: tuple[str, ...] = ()
     horizon: int | None = None  # fixed-horizon encodings
     min_horizon: int = 0  # incremental encodings
+    start_factor: int = 1  # incremental encodings: first horizon = start_factor x the proven lower bound
     max_horizon: int = DEFAULT_MAX_HORIZON
     time_limit: float | None = None  # seconds; soft (solving only)
     clingo_args: tuple[str, ...] = ()
@@ -46,6 +47,7 @@ class SolveConfig:
             "strategies": list(self.strategies),
             "horizon": self.horizon,
             "min_horizon": self.min_horizon,
+            "start_factor": self.start_factor,
             "max_horizon": self.max_horizon,
             "time_limit": self.time_limit,
             "clingo_args": list(self.clingo_args),
@@ -198,11 +200,11 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     control = session.control
     # Every plan needs at least `bound` steps (so pushes and moves too): shorter horizons are
     # skipped. Optimality needs every shorter horizon refuted (UNSAT or below this bound) and
-    # strategies that keep optimal plans.
+    # strategies that keep optimal plans. Starting above the bound gives that up.
     bound = first_horizon(session.level, session.encoding)
-    start = max(config.min_horizon, bound)
+    start = max(config.min_horizon, config.start_factor * bound)
     sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
-    refuted_below = start if config.min_horizon <= bound else 0  # every plan is at least this long
+    refuted_below = start if start == bound else 0  # every plan is at least this long
     grounded = 0
     parts: list[tuple[str, list[clingo.Symbol]]] = [("base", [])]
     for t in horizons(start, config.max_horizon, session.encoding.jumps):

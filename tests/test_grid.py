@@ -18,7 +18,9 @@ from sokoasp.grid.report import markdown_table, ratio_table, summarise
 from sokoasp.grid.run import run_grid
 from sokoasp.grid.spec import build_spec, load_instances, read_spec
 from sokoasp.grid.store import read_rows
+from sokoasp.driver import first_horizon
 from sokoasp.errors import InputError
+from sokoasp.families import ENCODINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["one-push", "turn-corner", "two-boxes", "corridor"]
@@ -160,6 +162,28 @@ def test_a_portfolio_with_other_members_is_a_new_configuration(tmp_path: Path, m
     after = [run.key for run in spec.runs()[0]]
     changed = [b != a for b, a in zip(before, after)]
     assert changed == [run.encoding == "portfolio" for run in spec.runs()[0]] and any(changed)
+
+
+def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) -> None:
+    grid = tmp_path / "g.toml"
+    body = f'encodings = ["push-macro"]\n[[instances]]\npath = "{tiny_folder(tmp_path)}"\n'
+    grid.write_text(body)
+    plain = read_spec(grid).runs()[0]
+    grid.write_text("start_factors = [1, 3]\n" + body)
+    both = read_spec(grid).runs()[0]
+    assert len(both) == 2 * len(plain)
+    assert [r.key for r in both if r.start_factor == 1] == [r.key for r in plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push-macro", "push-macro [start 3x]"}
+    database = tmp_path / "r.sqlite"
+    spec = read_spec(grid)
+    assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == len(both)
+    bounds = {i.name: first_horizon(i.level, ENCODINGS["push-macro"]) for i in spec.instances}
+    for row in rows_of(database):
+        factor = 3 if row["configuration"].endswith("[start 3x]") else 1
+        assert row["horizon"] >= factor * bounds[row["instance"]] >= factor
+    grid.write_text("start_factors = [0]\n" + body)
+    with pytest.raises(InputError, match="start_factors must be whole numbers >= 1"):
+        read_spec(grid)
 
 
 def test_dask_local_cluster_runs_the_grid(tmp_path: Path) -> None:

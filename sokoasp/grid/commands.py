@@ -25,11 +25,12 @@ def parse_configuration(text: str) -> tuple[str, tuple[str, ...]]:
 
 
 def spec_from_options(instances: tuple[Path, ...], encodings: tuple[str, ...], strategy_sets: tuple[str, ...],
-                      time_limit: float, memory_limit: int | None, max_horizon: int) -> GridSpec:
+                      time_limit: float, memory_limit: int | None, max_horizon: int,
+                      start_factors: tuple[int, ...] = ()) -> GridSpec:
     loaded = [i for path in instances for i in load_instances(path)]
     sets = [tuple(s for s in text.split(",") if s and s != "none") for text in strategy_sets] or [()]
     return build_spec(loaded, list(encodings) or ["incremental"], sets, [()], time_limit, memory_limit, max_horizon,
-                      "<options>")
+                      "<options>", list(start_factors))
 
 
 @click.group()
@@ -61,17 +62,20 @@ def grid() -> None:
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True)
 @click.option("--memory-limit", type=click.IntRange(1), help="MB per run.")
 @click.option("--max-horizon", type=click.IntRange(0), default=300, show_default=True)
+@click.option("--start-factor", "start_factors", multiple=True, type=click.IntRange(1),
+              help="Without GRID_FILE: first horizon = N x the proven lower bound (repeatable; default 1).")
 @click.option("--executor", default="local", show_default=True,
               help="'local' (worker processes), 'dask://host:port', or 'dask-local' (an in-process Dask cluster).")
 @click.option("--workers", type=click.IntRange(1), help="Local runs at a time (default: the cores).")
 def grid_run(grid_file: Path | None, database: Path, instances: tuple[Path, ...], encodings: tuple[str, ...],
              strategy_sets: tuple[str, ...], time_limit: float, memory_limit: int | None, max_horizon: int,
-             executor: str, workers: int | None) -> None:
+             start_factors: tuple[int, ...], executor: str, workers: int | None) -> None:
     """Run a grid from GRID_FILE (TOML) or from options; resume where a previous run stopped."""
     if grid_file is not None:
         spec = read_spec(grid_file)
     elif instances:
-        spec = spec_from_options(instances, encodings, strategy_sets, time_limit, memory_limit, max_horizon)
+        spec = spec_from_options(instances, encodings, strategy_sets, time_limit, memory_limit, max_horizon,
+                                 start_factors)
     else:
         raise InputError("give a GRID_FILE or at least one --instance")
     summary = run_grid(spec, database, executor, workers, note=lambda line: click.echo(line, err=True))

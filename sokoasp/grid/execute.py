@@ -18,7 +18,7 @@ from .spec import PORTFOLIO, Run
 
 def config_of(run: Run) -> SolveConfig:
     return SolveConfig(encoding=run.encoding, strategies=run.strategies, max_horizon=run.max_horizon,
-                       clingo_args=run.clingo_options)
+                       clingo_args=run.clingo_options, start_factor=run.start_factor)
 
 
 def run_one(run: Run) -> Result:

@@ -8,6 +8,7 @@ Example ``grid.toml``::
     encodings = ["incremental", "push"]
     strategies = [[], ["dead"], ["dead", "freeze", "bound"]]   # strategy sets
     clingo_options = [[], ["--configuration=crafty"]]
+    start_factors = [1, 4]   # optional: first horizon = factor x the proven lower bound
     [[instances]]
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
     class = "microban"                    # optional; default: folder or collection name
@@ -34,7 +35,8 @@ from ..level import Level
 from ..loading import load_all
 from ..strategies import STRATEGIES
 
-KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "instances"}
+KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
+        "instances"}
 INSTANCE_KEYS = {"path", "class", "levels"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -57,17 +59,21 @@ class Run:
     time_limit: float
     memory_limit: int | None
     max_horizon: int
+    start_factor: int = 1
 
     @property
     def configuration(self) -> str:
-        """A short label: encoding+strategy+... [clingo options]."""
+        """A short label: encoding+strategy+... [clingo options] [start Nx]."""
         label = "+".join((self.encoding, *self.strategies))
-        return label + (f" [{' '.join(self.clingo_options)}]" if self.clingo_options else "")
+        label += f" [{' '.join(self.clingo_options)}]" if self.clingo_options else ""
+        return label + (f" [start {self.start_factor}x]" if self.start_factor != 1 else "")
 
     @property
     def key(self) -> str:
         parts = [self.instance.digest, self.encoding, ",".join(self.strategies), " ".join(self.clingo_options),
                  str(self.time_limit), str(self.memory_limit), str(self.max_horizon)]
+        if self.start_factor != 1:  # runs from before start factors existed keep their keys
+            parts.append(f"start={self.start_factor}")
         if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.DEFAULT_MEMBERS))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
@@ -82,13 +88,16 @@ class GridSpec:
     time_limit: float = 60.0
     memory_limit: int | None = None
     max_horizon: int = 300
+    start_factors: list[int] = field(default_factory=lambda: [1])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported."""
         runs, skipped = [], []
-        for encoding, strategies, options in itertools.product(self.encodings, self.strategy_sets, self.clingo_options):
-            if encoding == PORTFOLIO and (strategies or options):
-                skipped.append(f"{PORTFOLIO} with {'+'.join(strategies + options)}: the portfolio chooses its own")
+        matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors)
+        for encoding, strategies, options, factor in matrix:
+            if encoding == PORTFOLIO and (strategies or options or factor != 1):
+                skipped.append(f"{PORTFOLIO} with {'+'.join(strategies + options) or f'start {factor}x'}: "
+                               "the portfolio chooses its own")
                 continue
             unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
             if unsupported:
@@ -96,7 +105,7 @@ class GridSpec:
                 continue
             for instance in self.instances:
                 runs.append(Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit,
-                                self.max_horizon))
+                                self.max_horizon, factor))
         return runs, sorted(set(skipped))
 
 
@@ -167,6 +176,7 @@ def read_spec(path: Path) -> GridSpec:
         data.get("memory_limit"),
         int(data.get("max_horizon", 300)),
         source,
+        data.get("start_factors", [1]),
     )
 
 
@@ -179,6 +189,7 @@ def build_spec(
     memory_limit: int | None,
     max_horizon: int,
     source: str = "<grid>",
+    start_factors: list[int] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -191,5 +202,8 @@ def build_spec(
                 raise InputError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})", source)
     if time_limit <= 0:
         raise InputError("time_limit must be > 0", source)
+    factors = start_factors or [1]
+    if not all(isinstance(f, int) and not isinstance(f, bool) and f >= 1 for f in factors):
+        raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
-                    memory_limit, max_horizon)
+                    memory_limit, max_horizon, factors)
