@@ -218,9 +218,10 @@ def list_strategies() -> None:
 @cli.command(name="portfolio")
 def list_portfolio() -> None:
     """List the configurations `solve --portfolio` races, one per core."""
-    rows = [("member", "encoding", "strategies")]
+    rows = [("member", "encoding", "strategies", "first horizon")]
     for number, member in enumerate(DEFAULT_MEMBERS, start=1):
-        rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none"))
+        start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
+        rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start))
     click.echo(table(rows))
 
 
