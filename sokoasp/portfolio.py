@@ -2,10 +2,12 @@
 plan (Froleyks 2016), and choose members from grid data by greedy set cover.
 
 The default members are ``choose_members`` applied to the grids of BENCHMARKS.md: all 155
-Microban levels with the two macro families side by side (generators/microban-60-parallel.toml)
-and the 9x8 thesis-like boards with 8 and 10 boxes. With two cores the first two race: one
-slide per step (long plans) and sets of independent slides per step (many boxes). The third,
-push-parallel with the guide heuristic, is the earlier second member.
+Microban levels with push-macro started at 1x, 3x and 5x its lower bound
+(generators/microban-60-start.toml) and push-macro-parallel (generators/microban-60-parallel.toml),
+and the twelve 9x8 thesis-like boards with 8 and 10 boxes with the same configurations. With
+two cores the first two race: push-macro asked for 3x and for 5x the lower bound first (a plan
+at a long horizon is often found sooner than short horizons are refuted). The third is
+push-macro with the usual schedule.
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
 
@@ -21,9 +23,9 @@ from .result import Result, Status
 from .worker import GRACE_SECONDS, start_worker
 
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
+    SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
+    SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=5, max_horizon=400),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
-    SolveConfig(encoding="push-macro-parallel", strategies=("dead", "freeze", "bound"), max_horizon=400),
-    SolveConfig(encoding="push-parallel", strategies=("dead", "freeze", "guide"), max_horizon=400),
 )
 
 # When no member solves, report the most informative outcome.
