@@ -199,12 +199,14 @@ def horizons(start: int, stop: int, jumps: bool) -> list[int]:
 def run_incremental(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
     control = session.control
     # Every plan needs at least `bound` steps (so pushes and moves too): shorter horizons are
-    # skipped. Optimality needs every shorter horizon refuted (UNSAT or below this bound) and
-    # strategies that keep optimal plans. Starting above the bound gives that up.
+    # skipped. Optimality needs every shorter length refuted (UNSAT or below this bound) and
+    # strategies that keep optimal plans. A later start (--min-horizon, --start-factor) skips
+    # horizons: they are not refuted, unless a jump family's horizon (which admits every
+    # shorter plan) is.
     bound = first_horizon(session.level, session.encoding)
     start = max(config.min_horizon, config.start_factor * bound)
     sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
-    refuted_below = start if start == bound else 0  # every plan is at least this long
+    refuted_below = bound  # every plan is at least this long
     grounded = 0
     parts: list[tuple[str, list[clingo.Symbol]]] = [("base", [])]
     for t in horizons(start, config.max_horizon, session.encoding.jumps):
@@ -226,9 +228,17 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
             if sound and length == refuted_below:
                 result.status, result.optimal_for = Status.SOLVED_OPTIMAL, optimises(session.encoding)
             return result
-        refuted_below = t + 1
+        if session.encoding.jumps or t == refuted_below:
+            refuted_below = t + 1
     h = config.max_horizon
     caveat = "" if sound else " (with strategies that may lose solutions)"
+    if refuted_below <= h:  # a late start skipped horizons
+        refuted = f"no plan up to horizon {refuted_below - 1}{caveat}"
+        if start > h:
+            message = f"{refuted}: the first horizon, {start}, is above the maximum {h}"
+        else:
+            message = f"{refuted}, nor at horizons {start} to {h} ({refuted_below} to {start - 1} were skipped)"
+        return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, message, max(refuted_below - 1, 0))
     return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {h}{caveat}", h)
 
 

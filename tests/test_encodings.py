@@ -105,8 +105,19 @@ def test_a_start_factor_starts_above_the_bound_and_gives_up_the_optimality_claim
     assert ahead.status is Status.SOLVED and ahead.horizon >= 3 * bound > normal.horizon
     assert ahead.pushes >= bfs_pushes(text)
     assert_replays(level, ahead.plan)
-    short = solve(level, SolveConfig(encoding=encoding, start_factor=3, max_horizon=3 * bound - 1))
-    assert short.status is Status.NO_PLAN_UP_TO_HORIZON and short.plan is None
+    nothing_tried = solve(level, SolveConfig(encoding=encoding, start_factor=3, max_horizon=3 * bound - 1))
+    assert nothing_tried.status is Status.NO_PLAN_UP_TO_HORIZON and nothing_tried.plan is None
+    assert nothing_tried.horizon == bound - 1  # only what the lower bound proves, not the skipped horizons
+
+
+def test_horizons_skipped_by_a_late_start_are_not_called_refuted() -> None:
+    """push takes exactly one push per step: a refuted horizon says nothing about shorter plans."""
+    text = HAND_MADE["two-boxes"]  # no plan of exactly 5 pushes
+    level = level_of(text)
+    optimum = bfs_pushes(text)
+    result = solve(level, SolveConfig(encoding="push", min_horizon=optimum + 1, max_horizon=optimum + 1))
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON
+    assert result.horizon == first_horizon(level, ENCODINGS["push"]) - 1 < optimum, result.message
 
 
 def test_thesis_example_has_23_moves_in_plain() -> None:
