@@ -51,6 +51,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("freeze",)),
         Strategy("bound", "", "per-state lower bound: box distances to goals (pushes, or slides for the macro families) <= steps left",
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel"), ("bound",)),
+        Strategy("corral", "", "PI-corral pruning: when every push of a corral's boxes goes inwards and can be made now, push one of them next",
+                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("corral",)),
         Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
                  Soundness.MAY_LOSE, ("push", "push-jump"), ("relevance",)),
         Strategy("tunnel", "", "no-influence pushes: a box pushed into a tunnel is pushed on at once (opt-in)",
