@@ -53,6 +53,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel"), ("bound",)),
         Strategy("corral", "", "PI-corral pruning: when every push of a corral's boxes goes inwards and can be made now, push one of them next",
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("corral",)),
+        Strategy("straight", "", "no slide continues the slide just before (same box, same direction): one longer slide does it",
+                 Soundness.KEEPS_OPTIMAL, ("push-macro",), ("straight",)),
         Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
                  Soundness.MAY_LOSE, ("push", "push-jump"), ("relevance",)),
         Strategy("tunnel", "", "no-influence pushes: a box pushed into a tunnel is pushed on at once (opt-in)",

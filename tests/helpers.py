@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sokoasp import SolveConfig, Status, solve
 from sokoasp.level import Level
 from sokoasp.simulator import replay
 from sokoasp.xsb import read_levels
@@ -15,3 +16,16 @@ def assert_replays(level: Level, plan: str | None) -> None:
     assert plan is not None
     outcome = replay(level, plan)
     assert outcome.ok, outcome.problem
+
+
+def assert_keeps_shortest_horizon(text: str, encoding: str, strategies: tuple[str, ...], shortest: int) -> None:
+    """A jump family (horizon h admits every plan of at most h steps) with these strategies
+    finds a plan at the level's fewest steps ``shortest`` and none below it."""
+    level = level_of(text)
+    at = solve(level, SolveConfig(encoding=encoding, strategies=strategies, min_horizon=shortest, max_horizon=shortest))
+    assert at.status.solved, (text, at.message)
+    assert_replays(level, at.plan)
+    if shortest > 0:
+        below = solve(level, SolveConfig(encoding=encoding, strategies=strategies, min_horizon=shortest - 1,
+                                         max_horizon=shortest - 1))
+        assert below.status is Status.NO_PLAN_UP_TO_HORIZON, text

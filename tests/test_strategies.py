@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import clingo
 import pytest
 
 from corpus import HAND_MADE, random_corpus
-from helpers import assert_replays, level_of
-from oracle import bfs_moves, bfs_pushes
+from helpers import assert_keeps_shortest_horizon, assert_replays, level_of
+from oracle import bfs_moves, bfs_pushes, bfs_slides
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.errors import InputError
-from sokoasp.families import ENCODINGS
+from sokoasp.families import ENCODINGS, encoding_paths
+from sokoasp.instance import program_facts
 from sokoasp.strategies import STRATEGIES, Soundness, strategy_paths
 
 CORPUS = {**HAND_MADE, **random_corpus(10, seed=4)}
@@ -42,6 +44,38 @@ def test_optimal_strategies_keep_the_optimum(strategy: str, encoding: str) -> No
         assert_replays(level, result.plan)
         if ENCODINGS[encoding].incremental and ENCODINGS[encoding].proves_optimum:
             assert result.status is Status.SOLVED_OPTIMAL
+
+
+@pytest.mark.parametrize("strategy,encoding", [(s, e) for s, e in pairs(Soundness.KEEPS_OPTIMAL)
+                                                 if e in ("push-jump", "push-macro")])
+def test_optimal_strategies_keep_the_shortest_horizon_of_jump_families(strategy: str, encoding: str) -> None:
+    """push-jump's and push-macro's plans are not optimal, but their horizons are: the fewest
+    pushes (slides) admit a plan and one fewer does not."""
+    for text in CORPUS.values():
+        shortest = bfs_slides(text) if encoding == "push-macro" else bfs_pushes(text)
+        assert shortest is not None
+        assert_keeps_shortest_horizon(text, encoding, (strategy,), shortest)
+
+
+def test_straight_slides_remove_the_pieces_of_a_long_slide() -> None:
+    """Pushing a box 3 squares down a corridor within 3 steps: as 1, 2 or 3 slides (1 + 2 + 1
+    answers, idle steps at the end) without the strategy, only the single slide with it."""
+    text = "#######\n#@$  .#\n#######\n"
+    assert count_plans(text, "push-macro", (), 3) == 4
+    assert count_plans(text, "push-macro", ("straight",), 3) == 1
+
+
+def count_plans(text: str, encoding: str, strategies: tuple[str, ...], horizon: int) -> int:
+    """The answer sets of a jump family at ``horizon``, counted with clingo directly."""
+    control = clingo.Control(["0"])
+    for path in encoding_paths(ENCODINGS[encoding]) + strategy_paths(strategies, encoding):
+        control.load(str(path))
+    control.add("base", [], program_facts(level_of(text)))
+    control.ground([("base", []), *[("step", [clingo.Number(t)]) for t in range(1, horizon + 1)],
+                    ("check", [clingo.Number(horizon)])])
+    control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
+    with control.solve(yield_=True) as handle:
+        return sum(1 for _ in handle)
 
 
 @pytest.mark.parametrize("encoding", ["incremental", "plain"])
