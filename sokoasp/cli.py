@@ -12,18 +12,18 @@ from pathlib import Path
 import click
 
 from .driver import DEFAULT_MAX_HORIZON, SolveConfig, solve
-from .families import ENCODINGS
 from .errors import ExitCode, InputError, SokoaspError
 from .facts import write_facts
-from .pddl import DOMAIN
-from .pddl import problem as pddl_problem
+from .families import ENCODINGS
 from .generate.command import generate
-from .show.command import show
 from .grid.commands import bench, grid
 from .loading import load_all, load_level
-from .result import Result
-from .strategies import STRATEGIES
+from .pddl import DOMAIN
+from .pddl import problem as pddl_problem
 from .portfolio import DEFAULT_MEMBERS, race
+from .result import Result
+from .show.command import show
+from .strategies import STRATEGIES
 from .worker import solve_isolated
 from .xsb import write_collection, write_level
 
@@ -237,7 +237,7 @@ def list_encodings() -> None:
 
 def table(rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows)
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
 
 
 def main(args: list[str] | None = None) -> None:

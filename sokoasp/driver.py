@@ -8,16 +8,16 @@ interrupted, so hard limits are enforced around a worker process (see ``worker``
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Callable
 
 import clingo
 
 from .analysis import parallel_slide_lower_bound, push_lower_bound, slide_lower_bound, unsolvable_reason
 from .classical import solve_fast_downward
-from .families import Encoding, encoding_paths, get_encoding, optimises
 from .errors import InputError
+from .families import Encoding, encoding_paths, get_encoding, optimises
 from .instance import program_facts
 from .level import Level
 from .plans import PlanExtractor, extract_plan

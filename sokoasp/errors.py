@@ -48,6 +48,6 @@ class InputError(SokoaspError):
             where += f":{self.line}"
         return f"{where}: {self.problem}"
 
-    def at(self, source: str) -> "InputError":
+    def at(self, source: str) -> InputError:
         """The same error, attributed to ``source`` if it had no file yet."""
         return InputError(self.problem, self.source or source, self.line)

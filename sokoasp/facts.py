@@ -176,7 +176,7 @@ def field_pools(floor: frozenset[Cell]) -> list[str]:
     for y in ys:
         row = sorted(x for x, yy in floor if yy == y)
         start = row[0]
-        for previous, x in zip(row, row[1:] + [None]):
+        for previous, x in zip(row, [*row[1:], None], strict=True):
             if x is None or x != previous + 1:
                 pools.append(f"{pool(start, previous)},{y}")
                 start = x if x is not None else start

@@ -55,7 +55,7 @@ class Level:
         }
         return frozenset(ring - self.floor)
 
-    def with_title(self, title: str) -> "Level":
+    def with_title(self, title: str) -> Level:
         return Level(self.floor, self.boxes, self.goals, self.player, title)
 
 

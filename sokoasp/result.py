@@ -56,7 +56,7 @@ class Result:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Result":
+    def from_dict(cls, data: dict[str, Any]) -> Result:
         data = dict(data)
         data["status"] = Status(data["status"])
         return cls(**data)

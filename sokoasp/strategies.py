@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from .families import ENCODINGS, encodings_dir
 from .errors import InputError
+from .families import ENCODINGS, encodings_dir
 
 
 class Soundness(str, Enum):
@@ -51,7 +51,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("freeze",)),
         Strategy("bound", "", "per-state lower bound: box distances to goals (pushes, or slides for the macro families) <= steps left",
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel"), ("bound",)),
-        Strategy("corral", "", "PI-corral pruning: when every push of a corral's boxes goes inwards and can be made now, push one of them next",
+        Strategy("corral", "", ("PI-corral pruning: when every push of a corral's boxes goes inwards and can be "
+                  "made now, push one of them next"),
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("corral",)),
         Strategy("straight", "", "no slide continues the slide just before (same box, same direction): one longer slide does it",
                  Soundness.KEEPS_OPTIMAL, ("push-macro",), ("straight",)),

@@ -47,7 +47,7 @@ class Worker:
     level: Level
     config: SolveConfig
     memory_mb: int | None
-    process: "mp.process.BaseProcess"
+    process: mp.process.BaseProcess
     receiver: Connection
     began: float
 

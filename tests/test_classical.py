@@ -6,13 +6,13 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-
 from corpus import HAND_MADE
 from helpers import assert_replays, level_of
 from oracle import bfs_moves
+from test_cli import run
+
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.pddl import plan_from_pddl, problem
-from test_cli import run
 
 FAST_DOWNWARD = importlib.util.find_spec("up_fast_downward") is not None
 

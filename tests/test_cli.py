@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from corpus import HAND_MADE
 from oracle import bfs_moves
+
 from sokoasp.cli import cli, main
 from sokoasp.errors import ExitCode
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from corpus import random_level
 from helpers import assert_keeps_shortest_horizon, assert_replays, level_of
 from oracle import STEPS, bfs_pushes, bfs_slides, parse, region
+
 from sokoasp import SolveConfig, Status, solve
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from corpus import HAND_MADE, UNSOLVABLE, random_corpus
 from helpers import assert_replays, level_of
 from oracle import bfs_moves, bfs_pushes, bfs_slides
+
 from sokoasp import SolveConfig, Status, load_level, solve
 from sokoasp.driver import first_horizon
 from sokoasp.families import ENCODINGS

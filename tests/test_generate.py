@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from oracle import bfs_moves, bfs_pushes
+
 from sokoasp.analysis import dead_squares
 from sokoasp.errors import InputError
 from sokoasp.generate.boards import joined_blocks, rectangle, zones

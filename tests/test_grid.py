@@ -11,16 +11,16 @@ import time
 from pathlib import Path
 
 import pytest
-
 from corpus import HAND_MADE
 from oracle import bfs_moves
+
+from sokoasp.driver import first_horizon
+from sokoasp.errors import InputError
+from sokoasp.families import ENCODINGS
 from sokoasp.grid.report import markdown_table, ratio_table, summarise
 from sokoasp.grid.run import run_grid
 from sokoasp.grid.spec import build_spec, load_instances, read_spec
 from sokoasp.grid.store import read_rows
-from sokoasp.driver import first_horizon
-from sokoasp.errors import InputError
-from sokoasp.families import ENCODINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["one-push", "turn-corner", "two-boxes", "corridor"]
@@ -160,7 +160,7 @@ def test_a_portfolio_with_other_members_is_a_new_configuration(tmp_path: Path, m
     before = [run.key for run in spec.runs()[0]]
     monkeypatch.setattr(sokoasp.portfolio, "DEFAULT_MEMBERS", sokoasp.portfolio.DEFAULT_MEMBERS[:1])
     after = [run.key for run in spec.runs()[0]]
-    changed = [b != a for b, a in zip(before, after)]
+    changed = [b != a for b, a in zip(before, after, strict=True)]
     assert changed == [run.encoding == "portfolio" for run in spec.runs()[0]] and any(changed)
 
 

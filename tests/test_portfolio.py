@@ -5,6 +5,7 @@ from __future__ import annotations
 from corpus import HAND_MADE, UNSOLVABLE
 from helpers import assert_replays, level_of
 from oracle import bfs_pushes
+
 from sokoasp import SolveConfig, Status
 from sokoasp.portfolio import choose_members, race
 

@@ -8,16 +8,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from PIL import Image
-
 from corpus import HAND_MADE
 from helpers import level_of
+from PIL import Image
+from test_cli import run
+
 from sokoasp.show.frames import play
 from sokoasp.show.html import html_page
 from sokoasp.show.picture import animate, picture
 from sokoasp.show.text import ascii_playback
 from sokoasp.simulator import replay
-from test_cli import run
 
 PLAN = "urDldRRluurD"  # two-boxes, a valid 12-move plan
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

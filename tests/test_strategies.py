@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import clingo
 import pytest
-
 from corpus import HAND_MADE, random_corpus
 from helpers import assert_keeps_shortest_horizon, assert_replays, level_of
 from oracle import bfs_moves, bfs_pushes, bfs_slides
+
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.errors import InputError
 from sokoasp.families import ENCODINGS, encoding_paths

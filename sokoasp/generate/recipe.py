@@ -29,14 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..driver import SolveConfig, solve
 from ..errors import InputError
 from ..facts import write_facts
-from ..driver import SolveConfig, solve
 from ..grid.spec import digest
 from ..level import Level
 from ..plans import expand_pushes
-from ..search import move_optimum, push_optimum
 from ..result import Status
+from ..search import move_optimum, push_optimum
 from ..simulator import count_pushes, replay
 from ..xsb import write_level
 from .boards import joined_blocks, rectangle, zones
@@ -233,6 +233,8 @@ def write_portfolio(made: list[Made], recipe: Recipe, recipe_path: Path, out: Pa
 
 
 def readme(recipe: Recipe, recipe_path: Path, out: Path, made: list[Made]) -> str:
+    title = made[0].level.title
+    example = f"{out.as_posix()}/{title.rsplit('-', 1)[0]}/{title}.sok"
     lines = [f"# Generated portfolio: {out.name}", "",
              f"{len(made)} levels in {len(recipe.classes)} classes, seed {recipe.seed}. Made by (byte for byte):", "",
              "```", f"sokoasp generate {recipe_path.as_posix()} --out {out.as_posix()}", "```", "",
@@ -241,8 +243,9 @@ def readme(recipe: Recipe, recipe_path: Path, out: Path, made: list[Made]) -> st
              "`#const horizon` is the construction plan's length: the plain encoding finds a plan there).",
              "`manifest.csv` lists sizes, the construction plan, and the exact push and move optima where",
              f"they are cheap: breadth-first search within {recipe.node_limit} states, and for pushes the",
-             f"push encoding with {recipe.conflict_limit} clasp conflicts per horizon (both deterministic).", "", "Solve them:", "", "```",
-             f"sokoasp solve --encoding push --strategy dead --strategy freeze {out.as_posix()}/{made[0].level.title.rsplit('-', 1)[0]}/{made[0].level.title}.sok",
+             f"push encoding with {recipe.conflict_limit} clasp conflicts per horizon (both deterministic).",
+             "", "Solve them:", "", "```",
+             f"sokoasp solve --encoding push --strategy dead --strategy freeze {example}",
              f"sokoasp grid run -i {out.as_posix()} -e incremental -e push -s none -s dead --time-limit 60",
              "```", "", "| class | structure | size | boxes | zones | levels |", "|---|---|---|---|---|---|"]
     for c in recipe.classes:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Iterator
 
 from ..driver import SolveConfig, solve
 from ..errors import InputError, Interrupted
-from ..result import Result, Status
 from ..portfolio import race
+from ..result import Result, Status
 from ..worker import solve_isolated
 from .spec import PORTFOLIO, Run
 

@@ -93,7 +93,7 @@ class Store:
     def rows(self) -> list[dict[str, Any]]:
         cursor = self.db.execute("SELECT * FROM runs ORDER BY instance, configuration")
         names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row)) for row in cursor]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
 
     def close(self) -> None:
         self.db.close()

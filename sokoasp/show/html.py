@@ -56,7 +56,11 @@ $("next").onclick = () => { stop(); show(index + 1); };
 $("back").onclick = () => { stop(); show(index - 1); };
 $("start").onclick = () => { stop(); show(0); };
 $("end").onclick = () => { stop(); show(DATA.frames.length - 1); };
-document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight") $("next").click(); if (e.key === "ArrowLeft") $("back").click(); if (e.key === " ") $("play").click(); });
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight") $("next").click();
+  if (e.key === "ArrowLeft") $("back").click();
+  if (e.key === " ") $("play").click();
+});
 show(location.hash === "#end" ? DATA.frames.length - 1 : 0);
 if (location.hash === "#play") $("play").click();  // start playing at once (used by the browser test)
 </script></body></html>
