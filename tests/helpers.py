@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from oracle import bfs_pushes, bfs_slides
+
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.level import Level
 from sokoasp.simulator import replay
@@ -18,9 +20,12 @@ def assert_replays(level: Level, plan: str | None) -> None:
     assert outcome.ok, outcome.problem
 
 
-def assert_keeps_shortest_horizon(text: str, encoding: str, strategies: tuple[str, ...], shortest: int) -> None:
-    """A jump family (horizon h admits every plan of at most h steps) with these strategies
-    finds a plan at the level's fewest steps ``shortest`` and none below it."""
+def assert_keeps_shortest_horizon(text: str, encoding: str, strategies: tuple[str, ...]) -> None:
+    """A jump family (horizon h admits every plan of at most h steps: push-jump, push-macro)
+    with these strategies finds a plan at the level's fewest steps (breadth-first pushes, or
+    slides for push-macro) and none below it."""
+    shortest = bfs_slides(text) if encoding == "push-macro" else bfs_pushes(text)
+    assert shortest is not None
     level = level_of(text)
     at = solve(level, SolveConfig(encoding=encoding, strategies=strategies, min_horizon=shortest, max_horizon=shortest))
     assert at.status.solved, (text, at.message)
