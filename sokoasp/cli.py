@@ -67,6 +67,10 @@ def cli() -> None:
 @click.option("--time-limit", type=click.FloatRange(min=0.01), help="Seconds; the run (grounding too) is "
               "stopped and reported as a timeout.")
 @click.option("--memory-limit", type=click.IntRange(1), help="MB of address space for the solver process.")
+@click.option("--staged", type=click.FloatRange(min=0.01), metavar="SECONDS",
+              help="Push families: first spend up to SECONDS on staged solving, a chain of short plans that each "
+              "put one more box on a goal, with backtracking (a goal agenda: fast on levels with many boxes; "
+              "incomplete, never optimal), then run the horizon loop with the time left.")
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="Extra clingo option, e.g. --clingo-arg=--configuration=crafty.")
 @click.option("--portfolio", is_flag=True, help="Race the portfolio's configurations on the cores and keep the "
               "first validated plan (see `sokoasp portfolio`); --encoding/--strategy are then not used.")
@@ -83,6 +87,7 @@ def solve_command(
     max_horizon: int,
     time_limit: float | None,
     memory_limit: int | None,
+    staged: float | None,
     clingo_args: tuple[str, ...],
     portfolio: bool,
     as_json: bool,
@@ -105,6 +110,8 @@ def solve_command(
                                                          (many boxes: independent slides share a step)
       sokoasp solve -e push-macro -s dead -s freeze -s bound --start-factor 4 --time-limit 60 LEVEL
                                                          (hard levels: long horizons first)
+      sokoasp solve -e push-macro -s dead -s freeze --staged 30 --time-limit 300 LEVEL
+                                                         (many boxes: one more box on a goal per stage)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
     """
     loaded = load_level(level_file, which)
@@ -116,9 +123,10 @@ def solve_command(
         start_factor=start_factor,
         max_horizon=max_horizon,
         clingo_args=clingo_args,
+        staged=staged,
     )
-    if portfolio and strategies:
-        raise InputError("--portfolio chooses its own strategies: drop --strategy")
+    if portfolio and (strategies or staged):
+        raise InputError("--portfolio chooses its own strategies and staging: drop --strategy and --staged")
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if portfolio:
@@ -218,10 +226,11 @@ def list_strategies() -> None:
 @cli.command(name="portfolio")
 def list_portfolio() -> None:
     """List the configurations `solve --portfolio` races, one per core."""
-    rows = [("member", "encoding", "strategies", "first horizon")]
+    rows = [("member", "encoding", "strategies", "first horizon", "staged first")]
     for number, member in enumerate(DEFAULT_MEMBERS, start=1):
         start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
-        rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start))
+        staged = f"{member.staged:g} s" if member.staged else "no"
+        rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start, staged))
     click.echo(table(rows))
 
 

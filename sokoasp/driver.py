@@ -7,136 +7,19 @@ interrupted, so hard limits are enforced around a worker process (see ``worker``
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from importlib import metadata
-
-import clingo
-
 from .analysis import parallel_slide_lower_bound, push_lower_bound, slide_lower_bound, unsolvable_reason
 from .classical import solve_fast_downward
 from .errors import InputError
-from .families import Encoding, encoding_paths, get_encoding, optimises
-from .instance import program_facts
+from .families import Encoding, get_encoding, optimises
 from .level import Level
-from .plans import PlanExtractor, extract_plan
+from .plans import extract_plan
 from .result import Result, Status
+from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
 from .simulator import count_pushes, replay
-from .strategies import Soundness, check_supported, soundness_of, strategy_clingo_args, strategy_paths
+from .staged import check_staged, solve_staged
+from .strategies import Soundness, check_supported, soundness_of
 
-DEFAULT_MAX_HORIZON = 200
-
-Progress = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class SolveConfig:
-    encoding: str = "incremental"
-    strategies: tuple[str, ...] = ()
-    horizon: int | None = None  # fixed-horizon encodings
-    min_horizon: int = 0  # incremental encodings
-    start_factor: int = 1  # incremental encodings: first horizon = start_factor x the proven lower bound
-    max_horizon: int = DEFAULT_MAX_HORIZON
-    time_limit: float | None = None  # seconds; soft (solving only)
-    clingo_args: tuple[str, ...] = ()
-
-    def describe(self) -> dict[str, object]:
-        return {
-            "encoding": self.encoding,
-            "strategies": list(self.strategies),
-            "horizon": self.horizon,
-            "min_horizon": self.min_horizon,
-            "start_factor": self.start_factor,
-            "max_horizon": self.max_horizon,
-            "time_limit": self.time_limit,
-            "clingo_args": list(self.clingo_args),
-            "clingo": clingo.__version__,
-            "sokoasp": sokoasp_version(),
-        }
-
-
-def sokoasp_version() -> str:
-    try:
-        return metadata.version("sokoasp")
-    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-        return "unknown"
-
-
-@dataclass
-class Clock:
-    start: float = field(default_factory=time.perf_counter)
-    ground: float = 0.0
-    solve: float = 0.0
-    limit: float | None = None
-
-    def remaining(self) -> float | None:
-        if self.limit is None:
-            return None
-        return self.limit - (time.perf_counter() - self.start)
-
-    def expired(self) -> bool:
-        left = self.remaining()
-        return left is not None and left <= 0
-
-    def times(self) -> dict[str, float]:
-        total = time.perf_counter() - self.start
-        return {"ground": round(self.ground, 4), "solve": round(self.solve, 4), "total": round(total, 4)}
-
-
-class Session:
-    """One clingo Control loaded with an encoding, strategies and a level."""
-
-    def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock) -> None:
-        self.level = level
-        self.encoding = encoding
-        self.clock = clock
-        args = ["--stats", *strategy_clingo_args(config.strategies), *config.clingo_args]
-        if not encoding.incremental:
-            args += ["-c", f"horizon={config.horizon}"]
-        try:
-            self.control = clingo.Control(args, logger=lambda code, msg: None)
-        except RuntimeError as error:
-            raise InputError(f"bad clingo option in {' '.join(config.clingo_args)!r}: {error}") from None
-        for path in encoding_paths(encoding):
-            self.control.load(str(path))
-        for path in strategy_paths(config.strategies, encoding.name):
-            self.control.load(str(path))
-        self.control.add("base", [], program_facts(level))
-        self.rules = 0
-        self.extractor = PlanExtractor()
-
-    def ground(self, parts: list[tuple[str, list[clingo.Symbol]]]) -> None:
-        began = time.perf_counter()
-        self.control.ground(parts)
-        self.clock.ground += time.perf_counter() - began
-
-    def solve(self) -> bool | None:
-        """True: model found; False: unsatisfiable; None: no answer (time or search limit)."""
-        began = time.perf_counter()
-        self.extractor.reset()
-        with self.control.solve(on_model=self.extractor.on_model, async_=True) as handle:
-            finished = handle.wait(self.clock.remaining())
-            if not finished:
-                handle.cancel()
-            outcome = handle.get()
-        self.clock.solve += time.perf_counter() - began
-        self.rules += int(self.control.statistics["problem"]["lp"]["rules"])  # this step's new rules
-        if outcome.satisfiable:
-            return True
-        if not finished or outcome.unknown:  # interrupted, or a search limit (--solve-limit) hit
-            return None
-        return False
-
-    def stats(self) -> dict[str, object]:
-        statistics = self.control.statistics
-        accu = statistics.get("accu", statistics)["solving"]["solvers"]
-        return {
-            "rules": self.rules,
-            "choices": int(accu["choices"]),
-            "conflicts": int(accu["conflicts"]),
-            "atoms": int(self.control.statistics["problem"]["lp"]["atoms"]),
-        }
+__all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Session", "SolveConfig", "check_config", "solve", "validate"]
 
 
 def check_config(config: SolveConfig) -> Encoding:
@@ -145,6 +28,8 @@ def check_config(config: SolveConfig) -> Encoding:
     check_supported(config.strategies, encoding.name)
     if not encoding.incremental and config.horizon is None:
         raise InputError(f"encoding {encoding.name!r} needs a horizon: give --horizon N or #const horizon in the file")
+    if config.staged is not None:
+        check_staged(encoding)
     return encoding
 
 
@@ -158,12 +43,29 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
         return finish(base, clock, None, Status.UNSOLVABLE, reason)
     if encoding.planner:
         return validate(level, within_horizon(solve_fast_downward(level, clock.remaining()), config.max_horizon))
+    progress = progress or (lambda _: None)
+    staged_note = ""
+    if config.staged is not None:
+        outcome = solve_staged(level, config, clock, config.staged, progress)
+        if outcome.plan is not None:
+            return validate(level, staged_result(base, clock, outcome.plan, outcome.describe(len(level.boxes))))
+        staged_note = outcome.describe(len(level.boxes))
+        progress(staged_note)
     session = Session(level, encoding, config, clock)
     if encoding.incremental:
-        result = run_incremental(session, config, base, progress or (lambda _: None))
+        result = run_incremental(session, config, base, progress)
     else:
         result = run_fixed(session, config, base)
+    if staged_note:
+        result.stats["staged"] = staged_note
     return validate(level, result)
+
+
+def staged_result(result: Result, clock: Clock, plan: str, note: str) -> Result:
+    """A plan of the staged search: never called optimal, and there is no horizon to report."""
+    result.plan, result.moves, result.pushes = plan, len(plan), count_pushes(plan)
+    finish(result, clock, None, Status.SOLVED, note)
+    return result
 
 
 def within_horizon(result: Result, max_horizon: int) -> Result:
@@ -186,18 +88,7 @@ def run_fixed(session: Session, config: SolveConfig, result: Result) -> Result:
     return finish_with_plan(result, session, Status.SOLVED, h)
 
 
-def horizons(start: int, stop: int, jumps: bool) -> list[int]:
-    """The horizons the loop asks for: every one, or growing by half for jump families."""
-    if not jumps or start > stop:
-        return list(range(start, stop + 1))
-    result = [start]
-    while result[-1] < stop:
-        result.append(min(stop, max(result[-1] + 1, (result[-1] * 3 + 1) // 2)))
-    return result
-
-
 def run_incremental(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
-    control = session.control
     # Every plan needs at least `bound` steps (so pushes and moves too): shorter horizons are
     # skipped. Optimality needs every shorter length refuted (UNSAT or below this bound) and
     # strategies that keep optimal plans. A later start (--min-horizon, --start-factor) skips
@@ -207,18 +98,10 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     start = max(config.min_horizon, config.start_factor * bound)
     sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
     refuted_below = bound  # every plan is at least this long
-    grounded = 0
-    parts: list[tuple[str, list[clingo.Symbol]]] = [("base", [])]
     for t in horizons(start, config.max_horizon, session.encoding.jumps):
         if session.clock.expired():
             return no_answer_in_time(result, session, refuted_below - 1)
-        parts += [("step", [clingo.Number(k)]) for k in range(grounded + 1, t + 1)]
-        session.ground(parts + [("check", [clingo.Number(t)])])
-        parts, previous, grounded = [], grounded, t
-        if previous >= start:
-            control.release_external(clingo.Function("query", [clingo.Number(previous)]))
-        control.assign_external(clingo.Function("query", [clingo.Number(t)]), True)
-        outcome = session.solve()
+        outcome = session.ask(t)
         if outcome is None:
             return no_answer_in_time(result, session, refuted_below - 1)
         progress(f"horizon {t}: {'plan found' if outcome else 'no plan'} ({session.clock.times()['total']:.2f} s)")

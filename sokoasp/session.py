@@ -1,0 +1,159 @@
+"""One clingo session: the configuration of a run, its clock, and a Control loaded with an
+encoding, strategy files and a level's facts, asked for plans horizon by horizon.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+
+import clingo
+
+from .errors import InputError
+from .families import Encoding, encoding_paths
+from .instance import program_facts
+from .level import Level
+from .plans import PlanExtractor
+from .strategies import strategy_clingo_args, strategy_paths
+
+DEFAULT_MAX_HORIZON = 200
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class SolveConfig:
+    encoding: str = "incremental"
+    strategies: tuple[str, ...] = ()
+    horizon: int | None = None  # fixed-horizon encodings
+    min_horizon: int = 0  # incremental encodings
+    start_factor: int = 1  # incremental encodings: first horizon = start_factor x the proven lower bound
+    max_horizon: int = DEFAULT_MAX_HORIZON
+    time_limit: float | None = None  # seconds; soft (solving only)
+    clingo_args: tuple[str, ...] = ()
+    staged: float | None = None  # seconds of staged search (sokoasp.staged) before the horizon loop
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "encoding": self.encoding,
+            "strategies": list(self.strategies),
+            "horizon": self.horizon,
+            "min_horizon": self.min_horizon,
+            "start_factor": self.start_factor,
+            "max_horizon": self.max_horizon,
+            "time_limit": self.time_limit,
+            "clingo_args": list(self.clingo_args),
+            "staged": self.staged,
+            "clingo": clingo.__version__,
+            "sokoasp": sokoasp_version(),
+        }
+
+
+def sokoasp_version() -> str:
+    try:
+        return metadata.version("sokoasp")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"
+
+
+@dataclass
+class Clock:
+    start: float = field(default_factory=time.perf_counter)
+    ground: float = 0.0
+    solve: float = 0.0
+    limit: float | None = None
+
+    def remaining(self) -> float | None:
+        if self.limit is None:
+            return None
+        return self.limit - (time.perf_counter() - self.start)
+
+    def expired(self) -> bool:
+        left = self.remaining()
+        return left is not None and left <= 0
+
+    def times(self) -> dict[str, float]:
+        total = time.perf_counter() - self.start
+        return {"ground": round(self.ground, 4), "solve": round(self.solve, 4), "total": round(total, 4)}
+
+
+class Session:
+    """One clingo Control loaded with an encoding, strategies and a level."""
+
+    def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock) -> None:
+        self.level = level
+        self.encoding = encoding
+        self.clock = clock
+        args = ["--stats", *strategy_clingo_args(config.strategies), *config.clingo_args]
+        if not encoding.incremental:
+            args += ["-c", f"horizon={config.horizon}"]
+        try:
+            self.control = clingo.Control(args, logger=lambda code, msg: None)
+        except RuntimeError as error:
+            raise InputError(f"bad clingo option in {' '.join(config.clingo_args)!r}: {error}") from None
+        for path in encoding_paths(encoding):
+            self.control.load(str(path))
+        for path in strategy_paths(config.strategies, encoding.name):
+            self.control.load(str(path))
+        self.control.add("base", [], program_facts(level))
+        self.rules = 0
+        self.extractor = PlanExtractor()
+        self.steps = 0  # step(1..steps) are grounded
+        self.asked: int | None = None  # the horizon whose query/1 is on
+
+    def ask(self, horizon: int) -> bool | None:
+        """Ground the steps up to ``horizon`` (base first, once) and ask for a plan of exactly
+        this horizon (the multi-shot loop: query/1 is the external that switches the goal on)."""
+        parts: list[tuple[str, list[clingo.Symbol]]] = [] if self.asked is not None else [("base", [])]
+        parts += [("step", [clingo.Number(k)]) for k in range(self.steps + 1, horizon + 1)]
+        self.ground(parts + [("check", [clingo.Number(horizon)])])
+        self.steps = max(self.steps, horizon)
+        if self.asked is not None:
+            self.control.release_external(clingo.Function("query", [clingo.Number(self.asked)]))
+        self.control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
+        self.asked = horizon
+        return self.solve()
+
+    def ground(self, parts: list[tuple[str, list[clingo.Symbol]]]) -> None:
+        began = time.perf_counter()
+        self.control.ground(parts)
+        self.clock.ground += time.perf_counter() - began
+
+    def solve(self) -> bool | None:
+        """True: model found; False: unsatisfiable; None: no answer (time or search limit)."""
+        began = time.perf_counter()
+        self.extractor.reset()
+        with self.control.solve(on_model=self.extractor.on_model, async_=True) as handle:
+            finished = handle.wait(self.clock.remaining())
+            if not finished:
+                handle.cancel()
+            outcome = handle.get()
+        self.clock.solve += time.perf_counter() - began
+        self.rules += int(self.control.statistics["problem"]["lp"]["rules"])  # this step's new rules
+        if outcome.satisfiable:
+            return True
+        if not finished or outcome.unknown:  # interrupted, or a search limit (--solve-limit) hit
+            return None
+        return False
+
+    def stats(self) -> dict[str, object]:
+        statistics = self.control.statistics
+        accu = statistics.get("accu", statistics)["solving"]["solvers"]
+        return {
+            "rules": self.rules,
+            "choices": int(accu["choices"]),
+            "conflicts": int(accu["conflicts"]),
+            "atoms": int(self.control.statistics["problem"]["lp"]["atoms"]),
+        }
+
+
+def horizons(start: int, stop: int, jumps: bool) -> list[int]:
+    """The horizons the loop asks for: every one, or growing by half for jump families."""
+    if not jumps or start > stop:
+        return list(range(start, stop + 1))
+    result = [start]
+    while result[-1] < stop:
+        result.append(min(stop, max(result[-1] + 1, (result[-1] * 3 + 1) // 2)))
+    return result

@@ -1,0 +1,143 @@
+"""Staged solving, a goal agenda (after Koehler & Hoffmann 2000) for the push families.
+
+Instead of one plan that puts every box on a goal, a chain of short plans that each put one
+more box on a goal (``encodings/subgoal.lp``), searched depth first: a stage tries up to
+``WIDTH`` end states (each try forbids the end states tried before it, and every state found
+dead) and the search backtracks when a stage finds no plan in its share of the time. Short
+stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage can
+walk into a state that no later stage gets out of.
+
+INCOMPLETE and NOT OPTIMAL: it gives up when its time is spent. The joined plan is replayed
+from the start by the simulator like every other plan (``driver.validate``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+from .driver import Clock, Progress, Session, SolveConfig, horizons
+from .errors import InputError
+from .families import Encoding, encodings_dir, get_encoding
+from .level import Level
+from .plans import extract_plan
+from .simulator import replay
+
+WIDTH = 3  # end states tried per stage before backtracking
+STAGE_SHARE = 8  # one stage gets at most 1/STAGE_SHARE of the staged search's time
+# Strategies that hold for any goal count: they cut states from which no complete plan exists,
+# or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
+# out of the stages.
+STAGE_STRATEGIES = ("dead", "freeze", "clutter", "wbtc", "straight", "guide", "inertia")
+
+
+@dataclass
+class StagedOutcome:
+    """What the staged search found: a plan (not yet replayed from the start) or none."""
+
+    plan: str | None
+    stages_solved: int = 0  # stage plans found, backtracked ones included
+    most_placed: int = 0  # the most boxes on goals in any state reached
+    dead_ends: list[Level] = field(default_factory=list)
+
+    def describe(self, boxes: int) -> str:
+        found = "a plan" if self.plan is not None else "no plan"
+        return (f"staged search: {found} after {self.stages_solved} stage plans, "
+                f"at best {self.most_placed} of {boxes} boxes on goals")
+
+
+def check_staged(encoding: Encoding) -> None:
+    if encoding.unit != "push" or encoding.planner:
+        raise InputError(f"--staged needs a push family (push, push-jump, push-macro, ...), not {encoding.name!r}")
+
+
+def stage_config(config: SolveConfig) -> SolveConfig:
+    kept = tuple(name for name in config.strategies if name in STAGE_STRATEGIES)
+    return replace(config, strategies=kept, staged=None)
+
+
+def forbid(state: Level) -> str:
+    """A constraint against ending a stage in ``state`` (same boxes, player in the same region)."""
+    boxes = ", ".join(f"box({x},{y},t)" for x, y in sorted(state.boxes))
+    x, y = state.player
+    return f":- query(t), {boxes}, reach({x},{y},t).\n"
+
+
+def plan_stage(state: Level, need: int, avoid: list[Level], config: SolveConfig, clock: Clock) -> str | None:
+    """The first plan that ends with at least ``need`` boxes on goals in none of ``avoid``, or
+    None when no horizon up to the maximum has one or the clock runs out."""
+    encoding = get_encoding(config.encoding)
+    session = Session(state, encoding, config, clock)
+    session.control.load(str(encodings_dir() / "subgoal.lp"))
+    session.control.add("base", [], f"#const need={need}.")
+    for end in avoid:
+        session.control.add("check", ["t"], forbid(end))
+    for t in horizons(1, config.max_horizon, encoding.jumps):
+        if clock.expired():
+            return None
+        outcome = session.ask(t)
+        if outcome is None:
+            return None
+        if outcome:
+            return extract_plan(state, session.extractor.symbols, encoding.unit)
+    return None
+
+
+def state_after(state: Level, plan: str) -> Level:
+    check = replay(state, plan)
+    if check.steps_done != len(plan):
+        raise RuntimeError(f"a stage plan failed replay: {check.problem}")
+    return Level(state.floor, check.boxes, state.goals, check.player, state.title)
+
+
+class StagedSearch:
+    def __init__(self, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> None:
+        self.config = stage_config(config)
+        self.clock = clock
+        self.deadline = time.perf_counter() + budget
+        self.stage_seconds = budget / STAGE_SHARE
+        self.progress = progress
+        self.outcome = StagedOutcome(None)
+
+    def left(self) -> float:
+        overall = self.clock.remaining()
+        mine = self.deadline - time.perf_counter()
+        return mine if overall is None else min(mine, overall)
+
+    def search(self, state: Level) -> str | None:
+        placed = len(state.boxes & state.goals)
+        self.outcome.most_placed = max(self.outcome.most_placed, placed)
+        if placed == len(state.goals):
+            return ""
+        tried: list[Level] = []
+        for _ in range(WIDTH):
+            if self.left() <= 0:
+                return None
+            plan = self.stage(state, placed + 1, tried + self.outcome.dead_ends)
+            if plan is None:
+                return None
+            after = state_after(state, plan)
+            tried.append(after)
+            rest = self.search(after)
+            if rest is not None:
+                return plan + rest
+            self.outcome.dead_ends.append(after)
+        return None
+
+    def stage(self, state: Level, need: int, avoid: list[Level]) -> str | None:
+        clock = Clock(limit=min(self.stage_seconds, self.left()))
+        plan = plan_stage(state, need, avoid, self.config, clock)
+        self.clock.ground += clock.ground
+        self.clock.solve += clock.solve
+        if plan is not None:
+            self.outcome.stages_solved += 1
+            self.progress(f"stage {need}: {len(plan)} moves ({self.clock.times()['total']:.2f} s)")
+        return plan
+
+
+def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
+    """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit)."""
+    check_staged(get_encoding(config.encoding))
+    search = StagedSearch(config, clock, budget, progress)
+    search.outcome.plan = search.search(level)
+    return search.outcome
