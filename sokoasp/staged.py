@@ -60,7 +60,7 @@ def forbid(state: Level) -> str:
     """A constraint against ending a stage in ``state`` (same boxes, player in the same region)."""
     boxes = ", ".join(f"box({x},{y},t)" for x, y in sorted(state.boxes))
     x, y = state.player
-    return f":- query(t), {boxes}, reach({x},{y},t).\n"
+    return f":- query(t), {boxes}, region({x},{y},t).\n"
 
 
 def plan_stage(state: Level, need: int, avoid: list[Level], config: SolveConfig, clock: Clock) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from oracle import bfs_moves
+from oracle import bfs_moves, bfs_pushes
 
 HAND_MADE = {
     "one-push": "#####\n#@$.#\n#####\n",
@@ -64,4 +64,22 @@ def random_corpus(count: int, seed: int = 2018, max_moves: int = 14) -> dict[str
         optimum = bfs_moves(text)
         if optimum is not None and 1 <= optimum <= max_moves:
             levels[f"random-{len(levels)}"] = text
+    return levels
+
+
+def multi_box_corpus(count: int, seed: int) -> dict[str, str]:
+    """Solvable random levels with 2-3 boxes and inner walls (corrals are common), push optimum 2..12."""
+    rng = random.Random(seed)
+    levels: dict[str, str] = {}
+    while len(levels) < count:
+        width, height, boxes = rng.choice([(5, 4, 2), (5, 5, 2), (6, 4, 3), (5, 5, 3)])
+        text = random_level(rng, width, height, boxes)
+        if text is None:
+            continue
+        try:
+            optimum = bfs_pushes(text, limit=20_000)
+        except RuntimeError:
+            continue
+        if optimum is not None and 2 <= optimum <= 12:
+            levels[f"corral-{len(levels)}"] = text
     return levels

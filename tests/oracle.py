@@ -79,8 +79,9 @@ def region(floor: set, boxes: frozenset, player: tuple) -> frozenset:
     return frozenset(inside)
 
 
-def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False) -> int | None:
-    """Fewest pushes (with ``slides``: fewest straight slides), or None if unsolvable."""
+def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: int | None = None) -> int | None:
+    """Fewest pushes (with ``slides``: fewest straight slides), or None if unsolvable. With
+    ``placed``: the fewest that leave at least that many boxes on goals."""
     floor, boxes, goals, player = parse(text)
     start_region = region(floor, boxes, player)
     start = (boxes, min(start_region))
@@ -89,7 +90,7 @@ def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False) -> int | N
     while queue:
         bx, reach = queue.popleft()
         depth = seen[(bx, min(reach))]
-        if bx == goals:
+        if (bx == goals) if placed is None else len(bx & goals) >= placed:
             return depth
         for box in bx:
             for dx, dy in STEPS.values():
@@ -111,5 +112,5 @@ def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False) -> int | N
     return None
 
 
-def bfs_slides(text: str, limit: int = 200_000) -> int | None:
-    return bfs_pushes(text, limit, slides=True)
+def bfs_slides(text: str, limit: int = 200_000, placed: int | None = None) -> int | None:
+    return bfs_pushes(text, limit, slides=True, placed=placed)

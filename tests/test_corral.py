@@ -4,35 +4,14 @@ PI-corral rule, checked by replaying them with a corral test written in Python."
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from corpus import random_level
+from corpus import multi_box_corpus
 from helpers import assert_keeps_shortest_horizon, assert_replays, level_of
 from oracle import STEPS, bfs_pushes, parse, region
 
 from sokoasp import SolveConfig, Status, solve
 
-
-def corral_corpus(count: int, seed: int) -> dict[str, str]:
-    """Solvable random levels with 2-3 boxes and inner walls, where corrals are common."""
-    rng = random.Random(seed)
-    levels: dict[str, str] = {}
-    while len(levels) < count:
-        width, height, boxes = rng.choice([(5, 4, 2), (5, 5, 2), (6, 4, 3), (5, 5, 3)])
-        text = random_level(rng, width, height, boxes)
-        if text is None:
-            continue
-        try:
-            optimum = bfs_pushes(text, limit=20_000)
-        except RuntimeError:
-            continue
-        if optimum is not None and 2 <= optimum <= 12:
-            levels[f"corral-{len(levels)}"] = text
-    return levels
-
-
-CORPUS = corral_corpus(24, seed=11)
+CORPUS = multi_box_corpus(24, seed=11)
 
 
 def pi_corral_boxes(floor: set, boxes: frozenset, goals: frozenset, player: tuple) -> frozenset | None:

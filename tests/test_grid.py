@@ -186,6 +186,25 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
         read_spec(grid)
 
 
+def test_staged_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
+    grid = tmp_path / "g.toml"
+    body = f'encodings = ["push-macro", "incremental"]\n[[instances]]\npath = "{tiny_folder(tmp_path)}"\n'
+    grid.write_text(body)
+    plain = read_spec(grid).runs()[0]
+    grid.write_text("staged = [0, 5]\n" + body)
+    both, skipped = read_spec(grid).runs()
+    assert skipped == ["incremental with staged 5 s: staged solving needs a push family"]
+    assert [r.key for r in both if not r.staged] == [r.key for r in plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push-macro", "incremental", "push-macro [staged 5 s]"}
+    database = tmp_path / "r.sqlite"
+    assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
+    staged_rows = [row for row in rows_of(database) if row["configuration"].endswith("[staged 5 s]")]
+    assert staged_rows and all(row["message"].startswith("staged search: a plan") for row in staged_rows)
+    grid.write_text("staged = [-1]\n" + body)
+    with pytest.raises(InputError, match="staged must list seconds >= 0"):
+        read_spec(grid)
+
+
 def test_dask_local_cluster_runs_the_grid(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60)

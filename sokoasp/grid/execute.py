@@ -18,7 +18,7 @@ from .spec import PORTFOLIO, Run
 
 def config_of(run: Run) -> SolveConfig:
     return SolveConfig(encoding=run.encoding, strategies=run.strategies, max_horizon=run.max_horizon,
-                       clingo_args=run.clingo_options, start_factor=run.start_factor)
+                       clingo_args=run.clingo_options, start_factor=run.start_factor, staged=run.staged or None)
 
 
 def run_one(run: Run) -> Result:

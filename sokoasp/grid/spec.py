@@ -9,6 +9,7 @@ Example ``grid.toml``::
     strategies = [[], ["dead"], ["dead", "freeze", "bound"]]   # strategy sets
     clingo_options = [[], ["--configuration=crafty"]]
     start_factors = [1, 4]   # optional: first horizon = factor x the proven lower bound
+    staged = [0, 10]         # optional, push families: seconds of staged solving first (0: none)
     [[instances]]
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
     class = "microban"                    # optional; default: folder or collection name
@@ -36,7 +37,7 @@ from ..loading import load_all
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "instances"}
+        "staged", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -60,13 +61,15 @@ class Run:
     memory_limit: int | None
     max_horizon: int
     start_factor: int = 1
+    staged: float = 0.0  # seconds of staged solving before the horizon loop (0: none)
 
     @property
     def configuration(self) -> str:
         """A short label: encoding+strategy+... [clingo options] [start Nx]."""
         label = "+".join((self.encoding, *self.strategies))
         label += f" [{' '.join(self.clingo_options)}]" if self.clingo_options else ""
-        return label + (f" [start {self.start_factor}x]" if self.start_factor != 1 else "")
+        label += f" [start {self.start_factor}x]" if self.start_factor != 1 else ""
+        return label + (f" [staged {self.staged:g} s]" if self.staged else "")
 
     @property
     def key(self) -> str:
@@ -74,6 +77,8 @@ class Run:
                  str(self.time_limit), str(self.memory_limit), str(self.max_horizon)]
         if self.start_factor != 1:  # runs from before start factors existed keep their keys
             parts.append(f"start={self.start_factor}")
+        if self.staged:
+            parts.append(f"staged={self.staged:g}")
         if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.DEFAULT_MEMBERS))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
@@ -89,15 +94,20 @@ class GridSpec:
     memory_limit: int | None = None
     max_horizon: int = 300
     start_factors: list[int] = field(default_factory=lambda: [1])
+    staged: list[float] = field(default_factory=lambda: [0.0])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported."""
         runs, skipped = [], []
-        matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors)
-        for encoding, strategies, options, factor in matrix:
-            if encoding == PORTFOLIO and (strategies or options or factor != 1):
-                skipped.append(f"{PORTFOLIO} with {'+'.join(strategies + options) or f'start {factor}x'}: "
-                               "the portfolio chooses its own")
+        matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
+                                   self.staged)
+        for encoding, strategies, options, factor, staged in matrix:
+            if encoding == PORTFOLIO and (strategies or options or factor != 1 or staged):
+                chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else f"staged {staged:g} s")
+                skipped.append(f"{PORTFOLIO} with {chosen}: the portfolio chooses its own")
+                continue
+            if staged and (encoding == PORTFOLIO or ENCODINGS[encoding].unit != "push" or ENCODINGS[encoding].planner):
+                skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
                 continue
             unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
             if unsupported:
@@ -105,7 +115,7 @@ class GridSpec:
                 continue
             for instance in self.instances:
                 runs.append(Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit,
-                                self.max_horizon, factor))
+                                self.max_horizon, factor, staged))
         return runs, sorted(set(skipped))
 
 
@@ -177,6 +187,7 @@ def read_spec(path: Path) -> GridSpec:
         int(data.get("max_horizon", 300)),
         source,
         data.get("start_factors", [1]),
+        data.get("staged", [0]),
     )
 
 
@@ -190,6 +201,7 @@ def build_spec(
     max_horizon: int,
     source: str = "<grid>",
     start_factors: list[int] | None = None,
+    staged: list[float] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -205,5 +217,8 @@ def build_spec(
     factors = start_factors or [1]
     if not all(isinstance(f, int) and not isinstance(f, bool) and f >= 1 for f in factors):
         raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
+    budgets = staged or [0]
+    if not all(isinstance(b, int | float) and not isinstance(b, bool) and b >= 0 for b in budgets):
+        raise InputError(f"staged must list seconds >= 0 (0: no staged solving), not {budgets!r}", source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
-                    memory_limit, max_horizon, factors)
+                    memory_limit, max_horizon, factors, [float(b) for b in budgets])

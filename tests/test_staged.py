@@ -1,0 +1,106 @@
+"""Staged solving (``--staged``, sokoasp/staged.py): the stage goal of encodings/subgoal.lp is
+exact (breadth-first optima for "at least k boxes on goals"), stages avoid the end states they
+are told to, and the joined plans replay; staged solving is never called optimal."""
+
+from __future__ import annotations
+
+import pytest
+from corpus import HAND_MADE, multi_box_corpus
+from helpers import assert_replays, level_of
+from oracle import bfs_pushes, bfs_slides
+from test_cli import run, write
+
+from sokoasp import SolveConfig, Status, solve
+from sokoasp.errors import ExitCode
+from sokoasp.search import player_region
+from sokoasp.session import Clock, horizons
+from sokoasp.simulator import replay
+from sokoasp.staged import plan_stage, solve_staged, stage_config, state_after
+
+CORPUS = multi_box_corpus(16, seed=5)
+
+
+def placed(text: str) -> int:
+    level = level_of(text)
+    return len(level.boxes & level.goals)
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+@pytest.mark.parametrize("encoding,oracle", [("push", bfs_pushes), ("push-macro", bfs_slides)])
+def test_a_stage_plan_is_shortest_for_its_goal_count(name: str, encoding: str, oracle) -> None:
+    """push gives the fewest pushes that leave at least k boxes on goals, for every k above the
+    count at the start (no strategies: nothing may be pruned); push-macro, whose horizons grow
+    by half, at least the fewest slides and no more than the first horizon that admits them."""
+    text = CORPUS[name]
+    level = level_of(text)
+    for need in range(placed(text) + 1, len(level.goals) + 1):
+        optimum = oracle(text, placed=need)
+        plan = plan_stage(level, need, [], SolveConfig(encoding=encoding, max_horizon=40), Clock())
+        assert plan is not None and optimum is not None
+        after = state_after(level, plan)
+        assert len(after.boxes & after.goals) >= need
+        if encoding == "push":
+            assert sum(c.isupper() for c in plan) == optimum, (need, plan)
+        else:
+            first_admitting = min(h for h in horizons(1, 40, jumps=True) if h >= optimum)
+            assert optimum <= plan_slides(plan) <= first_admitting, (need, plan)
+
+
+def plan_slides(plan: str) -> int:
+    """Slides in a LURD plan: runs of pushes in one direction with no walk in between (they move
+    one box in a line, so the plan is a plan of that many slides)."""
+    count, previous = 0, ""
+    for letter in plan:
+        if letter.isupper() and letter != previous:
+            count += 1
+        previous = letter
+    return count
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS)[:8])
+def test_a_stage_avoids_the_end_states_it_is_given(name: str) -> None:
+    level = level_of(CORPUS[name])
+    config = SolveConfig(encoding="push-macro", max_horizon=40)
+    need = len(level.boxes & level.goals) + 1
+    first = state_after(level, plan_stage(level, need, [], config, Clock()) or "")
+    second_plan = plan_stage(level, need, [first], config, Clock())
+    if second_plan is not None:
+        second = state_after(level, second_plan)
+        region = player_region(level.floor, second.boxes, second.player)
+        assert second.boxes != first.boxes or first.player not in region
+
+
+def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), staged=5)
+    assert stage_config(config).strategies == ("dead", "freeze")
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_staged_search_plans_replay_and_are_not_called_optimal(name: str) -> None:
+    level = level_of(CORPUS[name])
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=40)
+    outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
+    assert outcome.plan is not None, outcome.describe(len(level.boxes))
+    assert replay(level, outcome.plan).ok
+    result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), staged=30))
+    assert result.status is Status.SOLVED and result.optimal_for is None
+    assert result.message.startswith("staged search: a plan")
+    assert_replays(level, result.plan)
+
+
+def test_when_the_staged_search_fails_the_horizon_loop_still_runs() -> None:
+    """A tiny budget: the stages give up, and the push family's own loop finds the optimum."""
+    text = HAND_MADE["corridor"]
+    result = solve(level_of(text), SolveConfig(encoding="push", strategies=("dead",), staged=1e-9))
+    assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(text)
+    assert "staged search: no plan" in result.stats["staged"]
+
+
+def test_staged_needs_a_push_family(tmp_path) -> None:
+    path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
+    code, out = run("solve", "-e", "incremental", "--staged", "5", path)
+    assert code == ExitCode.INPUT_ERROR and "--staged needs a push family" in out and "Traceback" not in out
+    code, out = run("solve", "--portfolio", "--staged", "5", path)
+    assert code == ExitCode.INPUT_ERROR and "drop --strategy and --staged" in out
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "5", path)
+    assert code == ExitCode.SOLVED and "staged search: a plan" in out
