@@ -164,13 +164,20 @@ def test_a_portfolio_with_other_members_is_a_new_configuration(tmp_path: Path, m
     assert changed == [run.encoding == "portfolio" for run in spec.runs()[0]] and any(changed)
 
 
-def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) -> None:
+def with_and_without(tmp_path: Path, encodings: str, line: str) -> tuple[Path, str, list, list, list[str]]:
+    """A tiny grid file, read without and then with one more TOML line: the file, its body, the
+    runs without, the runs with, and the combinations skipped with it."""
     grid = tmp_path / "g.toml"
-    body = f'encodings = ["push-macro"]\n[[instances]]\npath = "{tiny_folder(tmp_path)}"\n'
+    body = f'encodings = {encodings}\n[[instances]]\npath = "{tiny_folder(tmp_path)}"\n'
     grid.write_text(body)
     plain = read_spec(grid).runs()[0]
-    grid.write_text("start_factors = [1, 3]\n" + body)
-    both = read_spec(grid).runs()[0]
+    grid.write_text(line + "\n" + body)
+    both, skipped = read_spec(grid).runs()
+    return grid, body, plain, both, skipped
+
+
+def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) -> None:
+    grid, body, plain, both, _ = with_and_without(tmp_path, '["push-macro"]', "start_factors = [1, 3]")
     assert len(both) == 2 * len(plain)
     assert [r.key for r in both if r.start_factor == 1] == [r.key for r in plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push-macro", "push-macro [start 3x]"}
@@ -187,12 +194,7 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
 
 
 def test_staged_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
-    grid = tmp_path / "g.toml"
-    body = f'encodings = ["push-macro", "incremental"]\n[[instances]]\npath = "{tiny_folder(tmp_path)}"\n'
-    grid.write_text(body)
-    plain = read_spec(grid).runs()[0]
-    grid.write_text("staged = [0, 5]\n" + body)
-    both, skipped = read_spec(grid).runs()
+    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "incremental"]', "staged = [0, 5]")
     assert skipped == ["incremental with staged 5 s: staged solving needs a push family"]
     assert [r.key for r in both if not r.staged] == [r.key for r in plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push-macro", "incremental", "push-macro [staged 5 s]"}
