@@ -154,7 +154,7 @@ def render(source: str, title: str, result: Result) -> str:
     ]
     if result.plan is not None:
         lines.append(f"plan:       {result.plan or '(empty: the level is already solved)'}")
-        lines.append(f"moves:      {result.moves}   pushes: {result.pushes}   horizon: {result.horizon}")
+        lines.append(f"moves:      {result.moves}   pushes: {result.pushes}   horizon: {'-' if result.horizon is None else result.horizon}")
     times = result.times
     lines.append("times:      " + "   ".join(f"{k} {v:.3f} s" for k, v in times.items()))
     if result.stats:
