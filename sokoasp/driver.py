@@ -47,9 +47,9 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
     staged_note = ""
     if config.staged is not None:
         outcome = solve_staged(level, config, clock, config.staged, progress)
-        if outcome.plan is not None:
-            return validate(level, staged_result(base, clock, outcome.plan, outcome.describe(len(level.boxes))))
         staged_note = outcome.describe(len(level.boxes))
+        if outcome.plan is not None:
+            return validate(level, staged_result(base, clock, outcome.plan, staged_note))
         progress(staged_note)
     session = Session(level, encoding, config, clock)
     if encoding.incremental:

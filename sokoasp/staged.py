@@ -14,13 +14,13 @@ from the start by the simulator like every other plan (``driver.validate``).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from .driver import Clock, Progress, Session, SolveConfig, horizons
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
 from .level import Level
 from .plans import extract_plan
+from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
 
 WIDTH = 3  # end states tried per stage before backtracking
@@ -38,7 +38,6 @@ class StagedOutcome:
     plan: str | None
     stages_solved: int = 0  # stage plans found, backtracked ones included
     most_placed: int = 0  # the most boxes on goals in any state reached
-    dead_ends: list[Level] = field(default_factory=list)
 
     def describe(self, boxes: int) -> str:
         found = "a plan" if self.plan is not None else "no plan"
@@ -46,8 +45,13 @@ class StagedOutcome:
                 f"at best {self.most_placed} of {boxes} boxes on goals")
 
 
+def can_stage(encoding: Encoding) -> bool:
+    """Staged solving needs a push family solved by clingo (subgoal.lp reads push-core's atoms)."""
+    return encoding.unit == "push" and not encoding.planner
+
+
 def check_staged(encoding: Encoding) -> None:
-    if encoding.unit != "push" or encoding.planner:
+    if not can_stage(encoding):
         raise InputError(f"--staged needs a push family (push, push-jump, push-macro, ...), not {encoding.name!r}")
 
 
@@ -98,6 +102,7 @@ class StagedSearch:
         self.stage_seconds = budget / STAGE_SHARE
         self.progress = progress
         self.outcome = StagedOutcome(None)
+        self.dead_ends: list[Level] = []  # end states whose search came to nothing
 
     def left(self) -> float:
         overall = self.clock.remaining()
@@ -113,7 +118,7 @@ class StagedSearch:
         for _ in range(WIDTH):
             if self.left() <= 0:
                 return None
-            plan = self.stage(state, placed + 1, tried + self.outcome.dead_ends)
+            plan = self.stage(state, placed + 1, tried + self.dead_ends)
             if plan is None:
                 return None
             after = state_after(state, plan)
@@ -121,7 +126,7 @@ class StagedSearch:
             rest = self.search(after)
             if rest is not None:
                 return plan + rest
-            self.outcome.dead_ends.append(after)
+            self.dead_ends.append(after)
         return None
 
     def stage(self, state: Level, need: int, avoid: list[Level]) -> str | None:

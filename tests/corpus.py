@@ -81,5 +81,5 @@ def multi_box_corpus(count: int, seed: int) -> dict[str, str]:
         except RuntimeError:
             continue
         if optimum is not None and 2 <= optimum <= 12:
-            levels[f"corral-{len(levels)}"] = text
+            levels[f"multi-box-{len(levels)}"] = text
     return levels

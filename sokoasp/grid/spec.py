@@ -34,6 +34,7 @@ from ..facts import write_facts
 from ..families import ENCODINGS
 from ..level import Level
 from ..loading import load_all
+from ..staged import can_stage
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
@@ -106,7 +107,7 @@ class GridSpec:
                 chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else f"staged {staged:g} s")
                 skipped.append(f"{PORTFOLIO} with {chosen}: the portfolio chooses its own")
                 continue
-            if staged and (encoding == PORTFOLIO or ENCODINGS[encoding].unit != "push" or ENCODINGS[encoding].planner):
+            if staged and not can_stage(ENCODINGS[encoding]):
                 skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
                 continue
             unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
