@@ -157,8 +157,11 @@ def render(source: str, title: str, result: Result) -> str:
         lines.append(f"moves:      {result.moves}   pushes: {result.pushes}   horizon: {'-' if result.horizon is None else result.horizon}")
     times = result.times
     lines.append("times:      " + "   ".join(f"{k} {v:.3f} s" for k, v in times.items()))
-    if result.stats:
-        lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in result.stats.items()))
+    stats = dict(result.stats)
+    if "staged" in stats:
+        lines.append(f"staged:     {stats.pop('staged')}")
+    if stats:
+        lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in stats.items()))
     return "\n".join(lines)
 
 

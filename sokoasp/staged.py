@@ -1,11 +1,17 @@
 """Staged solving, a goal agenda (after Koehler & Hoffmann 2000) for the push families.
 
 Instead of one plan that puts every box on a goal, a chain of short plans that each put one
-more box on a goal (``encodings/subgoal.lp``), searched depth first: a stage tries up to
-``WIDTH`` end states (each try forbids the end states tried before it, and every state found
-dead) and the search backtracks when a stage finds no plan in its share of the time. Short
-stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage can
-walk into a state that no later stage gets out of.
+more box on a goal (``encodings/subgoal.lp``), searched depth first:
+
+- a stage first looks for an end state that keeps every other box able to reach a free goal
+  with the filled goals as walls (``encodings/subgoal-live.lp``), and only then for any;
+- a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
+  never one found dead before; the search backtracks when a stage finds no plan in its time;
+- a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
+  the start (iterative broadening: many cheap tries first, long stages later).
+
+Short stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage
+can walk into a state that no later stage gets out of.
 
 INCOMPLETE and NOT OPTIMAL: it gives up when its time is spent. The joined plan is replayed
 from the start by the simulator like every other plan (``driver.validate``).
@@ -23,8 +29,8 @@ from .plans import extract_plan
 from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
 
-WIDTH = 3  # end states tried per stage before backtracking
-STAGE_SHARE = 8  # one stage gets at most 1/STAGE_SHARE of the staged search's time
+WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
+FIRST_SHARE = 64  # in the first pass a stage gets 1/FIRST_SHARE of the budget; each pass doubles it
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
@@ -67,15 +73,41 @@ def forbid(state: Level) -> str:
     return f":- query(t), {boxes}, region({x},{y},t).\n"
 
 
-def plan_stage(state: Level, need: int, avoid: list[Level], config: SolveConfig, clock: Clock) -> str | None:
-    """The first plan that ends with at least ``need`` boxes on goals in none of ``avoid``, or
-    None when no horizon up to the maximum has one or the clock runs out."""
+def forbid_filled(state: Level) -> str:
+    """A constraint against ending a stage with the goals filled as in ``state``."""
+    filled = [f"box({x},{y},t)" for x, y in sorted(state.goals & state.boxes)]
+    empty = [f"not box({x},{y},t)" for x, y in sorted(state.goals - state.boxes)]
+    return f":- query(t), {', '.join(filled + empty)}.\n"
+
+
+@dataclass(frozen=True)
+class StageGoal:
+    """What one stage asks for: at least ``need`` boxes on goals, in none of the ``avoid``
+    states, with a filled-goal set unlike each of ``other_than``; ``keep_live`` adds
+    subgoal-live.lp (every other box can still reach a free goal)."""
+
+    need: int
+    avoid: tuple[Level, ...] = ()
+    other_than: tuple[Level, ...] = ()
+    keep_live: bool = False
+
+    def program(self) -> list[tuple[str, str]]:
+        parts = [("base", f"#const need={self.need}.")]
+        parts += [("check", forbid(end)) for end in self.avoid]
+        parts += [("check", forbid_filled(end)) for end in self.other_than]
+        return parts
+
+
+def plan_stage(state: Level, goal: StageGoal, config: SolveConfig, clock: Clock) -> str | None:
+    """The first plan from ``state`` that reaches ``goal``, or None when no horizon up to the
+    maximum has one or the clock runs out."""
     encoding = get_encoding(config.encoding)
     session = Session(state, encoding, config, clock)
     session.control.load(str(encodings_dir() / "subgoal.lp"))
-    session.control.add("base", [], f"#const need={need}.")
-    for end in avoid:
-        session.control.add("check", ["t"], forbid(end))
+    if goal.keep_live:
+        session.control.load(str(encodings_dir() / "subgoal-live.lp"))
+    for part, text in goal.program():
+        session.control.add(part, ["t"] if part == "check" else [], text)
     for t in horizons(1, config.max_horizon, encoding.jumps):
         if clock.expired():
             return None
@@ -99,15 +131,28 @@ class StagedSearch:
         self.config = stage_config(config)
         self.clock = clock
         self.deadline = time.perf_counter() + budget
-        self.stage_seconds = budget / STAGE_SHARE
+        self.stage_seconds = budget / FIRST_SHARE
         self.progress = progress
         self.outcome = StagedOutcome(None)
-        self.dead_ends: list[Level] = []  # end states whose search came to nothing
+        self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass
+        self.cut_short = False  # a stage of this pass ran out of time (a longer pass may do better)
 
     def left(self) -> float:
         overall = self.clock.remaining()
         mine = self.deadline - time.perf_counter()
         return mine if overall is None else min(mine, overall)
+
+    def run(self, level: Level) -> str | None:
+        """Passes from the start, each with twice the stage time of the one before, until one
+        finds a plan, time runs out, or a pass had no stage cut short (the next would repeat it)."""
+        while self.left() > 0:
+            self.dead_ends, self.cut_short = [], False
+            plan = self.search(level)
+            if plan is not None or not self.cut_short:
+                return plan
+            self.stage_seconds *= 2
+            self.progress(f"staged: a new pass, {self.stage_seconds:.2f} s per stage")
+        return None
 
     def search(self, state: Level) -> str | None:
         placed = len(state.boxes & state.goals)
@@ -118,7 +163,7 @@ class StagedSearch:
         for _ in range(WIDTH):
             if self.left() <= 0:
                 return None
-            plan = self.stage(state, placed + 1, tried + self.dead_ends)
+            plan = self.stage(state, StageGoal(placed + 1, tuple(self.dead_ends), tuple(tried)))
             if plan is None:
                 return None
             after = state_after(state, plan)
@@ -129,20 +174,25 @@ class StagedSearch:
             self.dead_ends.append(after)
         return None
 
-    def stage(self, state: Level, need: int, avoid: list[Level]) -> str | None:
-        clock = Clock(limit=min(self.stage_seconds, self.left()))
-        plan = plan_stage(state, need, avoid, self.config, clock)
-        self.clock.ground += clock.ground
-        self.clock.solve += clock.solve
-        if plan is not None:
-            self.outcome.stages_solved += 1
-            self.progress(f"stage {need}: {len(plan)} moves ({self.clock.times()['total']:.2f} s)")
-        return plan
+    def stage(self, state: Level, goal: StageGoal) -> str | None:
+        """A plan for ``goal`` that keeps the other boxes live if there is one in half the
+        stage time, else any plan in the other half."""
+        for keep_live in (True, False):
+            clock = Clock(limit=min(self.stage_seconds / 2, self.left()))
+            plan = plan_stage(state, replace(goal, keep_live=keep_live), self.config, clock)
+            self.clock.ground += clock.ground
+            self.clock.solve += clock.solve
+            self.cut_short |= clock.expired()
+            if plan is not None:
+                self.outcome.stages_solved += 1
+                self.progress(f"stage {goal.need}: {len(plan)} moves ({self.clock.times()['total']:.2f} s)")
+                return plan
+        return None
 
 
 def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
     """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit)."""
     check_staged(get_encoding(config.encoding))
     search = StagedSearch(config, clock, budget, progress)
-    search.outcome.plan = search.search(level)
+    search.outcome.plan = search.run(level)
     return search.outcome

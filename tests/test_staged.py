@@ -12,10 +12,11 @@ from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.errors import ExitCode
+from sokoasp.level import Level
 from sokoasp.search import player_region
 from sokoasp.session import Clock, horizons
 from sokoasp.simulator import replay
-from sokoasp.staged import plan_stage, solve_staged, stage_config, state_after
+from sokoasp.staged import StagedSearch, StageGoal, plan_stage, solve_staged, stage_config, state_after
 
 CORPUS = multi_box_corpus(16, seed=5)
 
@@ -35,7 +36,7 @@ def test_a_stage_plan_is_shortest_for_its_goal_count(name: str, encoding: str, o
     level = level_of(text)
     for need in range(placed(text) + 1, len(level.goals) + 1):
         optimum = oracle(text, placed=need)
-        plan = plan_stage(level, need, [], SolveConfig(encoding=encoding, max_horizon=40), Clock())
+        plan = plan_stage(level, StageGoal(need), SolveConfig(encoding=encoding, max_horizon=40), Clock())
         assert plan is not None and optimum is not None
         after = state_after(level, plan)
         assert len(after.boxes & after.goals) >= need
@@ -62,12 +63,78 @@ def test_a_stage_avoids_the_end_states_it_is_given(name: str) -> None:
     level = level_of(CORPUS[name])
     config = SolveConfig(encoding="push-macro", max_horizon=40)
     need = len(level.boxes & level.goals) + 1
-    first = state_after(level, plan_stage(level, need, [], config, Clock()) or "")
-    second_plan = plan_stage(level, need, [first], config, Clock())
+    first = state_after(level, plan_stage(level, StageGoal(need), config, Clock()) or "")
+    second_plan = plan_stage(level, StageGoal(need, avoid=(first,)), config, Clock())
     if second_plan is not None:
         second = state_after(level, second_plan)
         region = player_region(level.floor, second.boxes, second.player)
         assert second.boxes != first.boxes or first.player not in region
+    third_plan = plan_stage(level, StageGoal(need, other_than=(first,)), config, Clock())
+    if third_plan is not None:
+        third = state_after(level, third_plan)
+        assert third.boxes & third.goals != first.boxes & first.goals
+
+
+# Filling the goal next to the boxes first (one push) walls off the other goal for good.
+ENTRANCE_FIRST = """\
+#######
+#..$  #
+###$  #
+  #  @#
+  #####
+"""
+
+
+def live_squares(level: Level, fixed: frozenset) -> set:
+    """Squares from which a lone box can be pushed to a free goal, boxes in ``fixed`` being walls
+    (pulled backwards from the free goals; written apart from the encoding it checks)."""
+    floor = level.floor - fixed
+    live = {goal for goal in level.goals - fixed}
+    frontier = list(live)
+    while frontier:
+        x, y = frontier.pop()
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            box, player = (x + dx, y + dy), (x + 2 * dx, y + 2 * dy)
+            if box in floor and player in floor and box not in live:
+                live.add(box)
+                frontier.append(box)
+    return live
+
+
+def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
+    level = level_of(ENTRANCE_FIRST)
+    config = SolveConfig(encoding="push")
+    greedy = plan_stage(level, StageGoal(1), config, Clock())
+    careful = plan_stage(level, StageGoal(1, keep_live=True), config, Clock())
+    assert greedy is not None and careful is not None
+    assert sum(c.isupper() for c in greedy) == 1 and sum(c.isupper() for c in careful) == 2
+    after = state_after(level, careful)
+    assert after.boxes - after.goals <= live_squares(after, after.boxes & after.goals)
+    assert solve_staged(level, config, Clock(), 10.0, lambda _: None).plan is not None
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_a_stage_that_keeps_boxes_live_ends_where_they_are(name: str) -> None:
+    level = level_of(CORPUS[name])
+    config = SolveConfig(encoding="push-macro", max_horizon=40)
+    for need in range(len(level.boxes & level.goals) + 1, len(level.goals) + 1):
+        plan = plan_stage(level, StageGoal(need, keep_live=True), config, Clock())
+        if plan is not None:
+            after = state_after(level, plan)
+            assert len(after.boxes & after.goals) >= need
+            assert after.boxes - after.goals <= live_squares(after, after.boxes & after.goals)
+
+
+def test_a_pass_cut_short_is_followed_by_a_longer_one() -> None:
+    """A budget too small for any stage: every pass is cut short, and each doubles the stage
+    time of the one before until the budget is spent."""
+    level = level_of(CORPUS[sorted(CORPUS)[0]])
+    messages: list[str] = []
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 0.05, messages.append)
+    first = search.stage_seconds
+    assert search.run(level) is None and search.cut_short
+    assert search.stage_seconds > first
+    assert any("a new pass" in message for message in messages)
 
 
 def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
