@@ -7,9 +7,8 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   with the filled goals as walls (``encodings/subgoal-live.lp``), and only then for any;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
-- a stage's time starts at ``FIRST_STAGE_SECONDS`` and doubles on every new pass from the
-  start (iterative broadening: many cheap tries first, long stages later). It does not depend
-  on the budget, so a longer budget follows the same path, only further.
+- a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
+  the start (iterative broadening: many cheap tries first, long stages later).
 
 Short stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage
 can walk into a state that no later stage gets out of.
@@ -31,8 +30,7 @@ from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
-FIRST_STAGE_SECONDS = 0.3  # a stage's time in the first pass; each pass doubles it
-# (not a share of the budget: a longer budget follows the same path, only further)
+FIRST_SHARE = 64  # in the first pass a stage gets 1/FIRST_SHARE of the budget; each pass doubles it
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
@@ -133,7 +131,7 @@ class StagedSearch:
         self.config = stage_config(config)
         self.clock = clock
         self.deadline = time.perf_counter() + budget
-        self.stage_seconds = FIRST_STAGE_SECONDS
+        self.stage_seconds = budget / FIRST_SHARE
         self.progress = progress
         self.outcome = StagedOutcome(None)
         self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass
