@@ -172,3 +172,13 @@ def test_staged_needs_a_push_family(tmp_path) -> None:
     assert code == ExitCode.INPUT_ERROR and "drop --strategy and --staged" in out
     code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "5", path)
     assert code == ExitCode.SOLVED and "staged search: a plan" in out
+
+
+def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp_path) -> None:
+    """With 0.01 s the stages rarely find a plan and the horizon loop solves the level; either
+    way the staged search's note is printed once, on its own line or as the status message."""
+    path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
+    code, out = run("solve", "-e", "push", "-s", "dead", "--staged", "0.01", path)
+    assert code == ExitCode.SOLVED
+    noted = [line for line in out.splitlines() if "staged search" in line]
+    assert len(noted) == 1 and noted[0].startswith(("staged:     staged search: no plan", "status:"))
