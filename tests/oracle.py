@@ -9,6 +9,7 @@ Both take plain XSB text so they share nothing with the package but the file for
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 STEPS = {"l": (-1, 0), "u": (0, -1), "r": (1, 0), "d": (0, 1)}
 
@@ -79,9 +80,11 @@ def region(floor: set, boxes: frozenset, player: tuple) -> frozenset:
     return frozenset(inside)
 
 
-def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: int | None = None) -> int | None:
+def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: int | None = None,
+               accept: Callable[[frozenset], bool] = lambda boxes: True) -> int | None:
     """Fewest pushes (with ``slides``: fewest straight slides), or None if unsolvable. With
-    ``placed``: the fewest that leave at least that many boxes on goals."""
+    ``placed``: the fewest that leave at least that many boxes on goals, in a box placement
+    that ``accept`` takes."""
     floor, boxes, goals, player = parse(text)
     start_region = region(floor, boxes, player)
     start = (boxes, min(start_region))
@@ -90,7 +93,7 @@ def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: in
     while queue:
         bx, reach = queue.popleft()
         depth = seen[(bx, min(reach))]
-        if (bx == goals) if placed is None else len(bx & goals) >= placed:
+        if (bx == goals) if placed is None else len(bx & goals) >= placed and accept(bx):
             return depth
         for box in bx:
             for dx, dy in STEPS.values():

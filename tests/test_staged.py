@@ -85,11 +85,11 @@ ENTRANCE_FIRST = """\
 """
 
 
-def live_squares(level: Level, fixed: frozenset) -> set:
+def live_squares(floor: frozenset, goals: frozenset, fixed: frozenset) -> set:
     """Squares from which a lone box can be pushed to a free goal, boxes in ``fixed`` being walls
     (pulled backwards from the free goals; written apart from the encoding it checks)."""
-    floor = level.floor - fixed
-    live = {goal for goal in level.goals - fixed}
+    floor = floor - fixed
+    live = set(goals - fixed)
     frontier = list(live)
     while frontier:
         x, y = frontier.pop()
@@ -101,6 +101,11 @@ def live_squares(level: Level, fixed: frozenset) -> set:
     return live
 
 
+def all_live(level: Level, boxes: frozenset) -> bool:
+    """Every box off a goal can still reach a free goal, the boxes on goals being walls."""
+    return boxes - level.goals <= live_squares(level.floor, level.goals, boxes & level.goals)
+
+
 def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
     level = level_of(ENTRANCE_FIRST)
     config = SolveConfig(encoding="push")
@@ -108,21 +113,26 @@ def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
     careful = plan_stage(level, StageGoal(1, keep_live=True), config, Clock())
     assert greedy is not None and careful is not None
     assert sum(c.isupper() for c in greedy) == 1 and sum(c.isupper() for c in careful) == 2
-    after = state_after(level, careful)
-    assert after.boxes - after.goals <= live_squares(after, after.boxes & after.goals)
+    assert all_live(level, state_after(level, careful).boxes)
     assert solve_staged(level, config, Clock(), 10.0, lambda _: None).plan is not None
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
-def test_a_stage_that_keeps_boxes_live_ends_where_they_are(name: str) -> None:
-    level = level_of(CORPUS[name])
-    config = SolveConfig(encoding="push-macro", max_horizon=40)
-    for need in range(len(level.boxes & level.goals) + 1, len(level.goals) + 1):
-        plan = plan_stage(level, StageGoal(need, keep_live=True), config, Clock())
-        if plan is not None:
-            after = state_after(level, plan)
-            assert len(after.boxes & after.goals) >= need
-            assert after.boxes - after.goals <= live_squares(after, after.boxes & after.goals)
+def test_a_stage_that_keeps_boxes_live_is_shortest_among_live_end_states(name: str) -> None:
+    """push with subgoal-live.lp gives the breadth-first fewest pushes to a state with at least
+    k boxes on goals in which every other box can still reach a free goal, for every k."""
+    text = CORPUS[name]
+    level = level_of(text)
+    for need in range(placed(text) + 1, len(level.goals) + 1):
+        optimum = bfs_pushes(text, placed=need, accept=lambda boxes: all_live(level, boxes))
+        plan = plan_stage(level, StageGoal(need, keep_live=True), SolveConfig(encoding="push", max_horizon=40), Clock())
+        if optimum is None:
+            assert plan is None
+            continue
+        assert plan is not None, need
+        after = state_after(level, plan)
+        assert len(after.boxes & after.goals) >= need and all_live(level, after.boxes)
+        assert sum(c.isupper() for c in plan) == optimum, (need, plan)
 
 
 def test_a_pass_cut_short_is_followed_by_a_longer_one() -> None:
