@@ -100,16 +100,22 @@ class Session:
         self.control.add("base", [], program_facts(level))
         self.rules = 0
         self.extractor = PlanExtractor()
-        self.steps = 0  # step(1..steps) are grounded
+        self.steps = -1  # step(1..steps) are grounded (base too once this is 0 or more)
         self.asked: int | None = None  # the horizon whose query/1 is on
 
     def ask(self, horizon: int) -> bool | None:
         """Ground the steps up to ``horizon`` (base first, once) and ask for a plan of exactly
-        this horizon (the multi-shot loop: query/1 is the external that switches the goal on)."""
-        parts: list[tuple[str, list[clingo.Symbol]]] = [] if self.asked is not None else [("base", [])]
-        parts += [("step", [clingo.Number(k)]) for k in range(self.steps + 1, horizon + 1)]
-        self.ground(parts + [("check", [clingo.Number(horizon)])])
-        self.steps = max(self.steps, horizon)
+        this horizon (the multi-shot loop: query/1 is the external that switches the goal on).
+        None when the clock runs out, also between the steps of grounding."""
+        if self.steps < 0:
+            self.ground([("base", [])])
+            self.steps = 0
+        while self.steps < horizon:
+            if self.clock.expired():
+                return None
+            self.ground([("step", [clingo.Number(self.steps + 1)])])
+            self.steps += 1
+        self.ground([("check", [clingo.Number(horizon)])])
         if self.asked is not None:
             self.control.release_external(clingo.Function("query", [clingo.Number(self.asked)]))
         self.control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
@@ -132,7 +138,7 @@ class Session:
             outcome = handle.get()
         self.clock.solve += time.perf_counter() - began
         self.rules += int(self.control.statistics["problem"]["lp"]["rules"])  # this step's new rules
-        if outcome.satisfiable:
+        if self.extractor.found:
             return True
         if not finished or outcome.unknown:  # interrupted, or a search limit (--solve-limit) hit
             return None
