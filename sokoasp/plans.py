@@ -24,12 +24,15 @@ class PlanExtractor:
 
     def __init__(self) -> None:
         self.symbols: list[clingo.Symbol] = []
+        self.found = False
 
     def reset(self) -> None:
-        self.symbols = []
+        self.symbols, self.found = [], False
 
-    def on_model(self, model: clingo.Model) -> None:
-        self.symbols = list(model.symbols(shown=True))
+    def on_model(self, model: clingo.Model) -> bool:
+        """Keep the model; False would ask clingo to stop, True to go on enumerating."""
+        self.symbols, self.found = list(model.symbols(shown=True)), True
+        return True
 
 
 @dataclass(frozen=True)

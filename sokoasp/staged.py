@@ -22,15 +22,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
+import clingo
+
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
+from .filling import fillable
 from .level import Level
-from .plans import extract_plan
+from .plans import PlanExtractor, extract_plan
 from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_SHARE = 64  # in the first pass a stage gets 1/FIRST_SHARE of the budget; each pass doubles it
+# What a stage asks of its end state, tried in order: (keep_live, keep_fillable), see StageGoal.
+STAGE_TRIES = ((True, True), (False, False))
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
@@ -84,18 +89,46 @@ def forbid_filled(state: Level) -> str:
 class StageGoal:
     """What one stage asks for: at least ``need`` boxes on goals, in none of the ``avoid``
     states, with a filled-goal set unlike each of ``other_than``; ``keep_live`` adds
-    subgoal-live.lp (every other box can still reach a free goal)."""
+    subgoal-live.lp (every other box can still reach a free goal); ``keep_fillable`` takes only
+    end states that pass ``filling.fillable`` (the empty goals can be filled around the full ones)."""
 
     need: int
     avoid: tuple[Level, ...] = ()
     other_than: tuple[Level, ...] = ()
     keep_live: bool = False
+    keep_fillable: bool = False
 
     def program(self) -> list[tuple[str, str]]:
         parts = [("base", f"#const need={self.need}.")]
         parts += [("check", forbid(end)) for end in self.avoid]
         parts += [("check", forbid_filled(end)) for end in self.other_than]
         return parts
+
+
+def filled_goals_nogood(end: Level, horizon: int) -> list[tuple[clingo.Symbol, bool]]:
+    """The literals of ending at ``horizon`` with the goals filled as in ``end``."""
+    return [(clingo.Function("box", [clingo.Number(x), clingo.Number(y), clingo.Number(horizon)]), (x, y) in end.boxes)
+            for x, y in sorted(end.goals)]
+
+
+class FillableEndStates(PlanExtractor):
+    """Keeps the first model whose end state passes ``filling.fillable``. For every other one
+    it adds a nogood against its set of filled goals (a filled-goal set that fails mostly fails
+    wherever the other boxes stand) and lets clingo go on to the next model."""
+
+    def __init__(self, state: Level, unit: str) -> None:
+        super().__init__()
+        self.state, self.unit = state, unit
+        self.horizon = 0
+
+    def on_model(self, model: clingo.Model) -> bool:
+        symbols = list(model.symbols(shown=True))
+        end = state_after(self.state, extract_plan(self.state, symbols, self.unit))
+        if fillable(end):
+            self.symbols, self.found = symbols, True
+            return False
+        model.context.add_nogood(filled_goals_nogood(end, self.horizon))
+        return True
 
 
 def plan_stage(state: Level, goal: StageGoal, config: SolveConfig, clock: Clock) -> str | None:
@@ -108,9 +141,15 @@ def plan_stage(state: Level, goal: StageGoal, config: SolveConfig, clock: Clock)
         session.control.load(str(encodings_dir() / "subgoal-live.lp"))
     for part, text in goal.program():
         session.control.add(part, ["t"] if part == "check" else [], text)
+    filter_ = FillableEndStates(state, encoding.unit) if goal.keep_fillable else None
+    if filter_ is not None:
+        session.extractor = filter_
+        session.control.configuration.solve.models = 0  # type: ignore[union-attr]
     for t in horizons(1, config.max_horizon, encoding.jumps):
         if clock.expired():
             return None
+        if filter_ is not None:
+            filter_.horizon = t
         outcome = session.ask(t)
         if outcome is None:
             return None
@@ -175,11 +214,12 @@ class StagedSearch:
         return None
 
     def stage(self, state: Level, goal: StageGoal) -> str | None:
-        """A plan for ``goal`` that keeps the other boxes live if there is one in half the
-        stage time, else any plan in the other half."""
-        for keep_live in (True, False):
-            clock = Clock(limit=min(self.stage_seconds / 2, self.left()))
-            plan = plan_stage(state, replace(goal, keep_live=keep_live), self.config, clock)
+        """A plan for ``goal`` under each of ``STAGE_TRIES`` in turn, each with an equal share
+        of the stage time."""
+        for keep_live, keep_fillable in STAGE_TRIES:
+            clock = Clock(limit=min(self.stage_seconds / len(STAGE_TRIES), self.left()))
+            tried = replace(goal, keep_live=keep_live, keep_fillable=keep_fillable)
+            plan = plan_stage(state, tried, self.config, clock)
             self.clock.ground += clock.ground
             self.clock.solve += clock.solve
             self.cut_short |= clock.expired()

@@ -117,3 +117,32 @@ def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: in
 
 def bfs_slides(text: str, limit: int = 200_000, placed: int | None = None) -> int | None:
     return bfs_pushes(text, limit, slides=True, placed=placed)
+
+
+def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_000) -> dict:
+    """Every box placement reachable by pushing, with one square of the player's region in it
+    (one entry per placement and region)."""
+    start_region = region(floor, boxes, player)
+    found = {(boxes, min(start_region)): player}
+    queue = deque([(boxes, start_region)])
+    while queue:
+        bx, reach = queue.popleft()
+        for box in bx:
+            for dx, dy in STEPS.values():
+                to = (box[0] + dx, box[1] + dy)
+                if (box[0] - dx, box[1] - dy) in reach and to in floor and to not in bx:
+                    nb = (bx - {box}) | {to}
+                    nreach = region(floor, nb, box)
+                    if (nb, min(nreach)) not in found:
+                        found[(nb, min(nreach))] = box
+                        if len(found) > limit:
+                            raise RuntimeError("state space too large for the oracle")
+                        queue.append((nb, nreach))
+    return found
+
+
+def fills_around(floor: set, boxes: frozenset, goals: frozenset, player: tuple, limit: int = 20_000) -> bool:
+    """Whether pushes that never move a box standing on a goal can put a box on every goal."""
+    fixed = boxes & goals
+    placements = push_closure(floor - fixed, boxes - fixed, player, limit)
+    return any(bx == goals - fixed for bx, _ in placements)

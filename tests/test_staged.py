@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from corpus import HAND_MADE, multi_box_corpus
 from helpers import assert_replays, level_of
-from oracle import bfs_pushes, bfs_slides
+from oracle import bfs_pushes, bfs_slides, fills_around, parse
 from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, solve
@@ -114,6 +114,33 @@ def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
     assert greedy is not None and careful is not None
     assert sum(c.isupper() for c in greedy) == 1 and sum(c.isupper() for c in careful) == 2
     assert all_live(level, state_after(level, careful).boxes)
+    assert solve_staged(level, config, Clock(), 10.0, lambda _: None).plan is not None
+
+
+# Pushing the lower box up fills a goal in one push, but that goal is the player's only way to
+# the square behind the other box. Both boxes still count as live for subgoal-live.lp, which
+# ignores the player; filling.fillable does not.
+BEHIND_THE_ENTRANCE = """\
+#######
+#.$ ###
+###.###
+#  $  #
+#  @  #
+#######
+"""
+
+
+def test_keeping_goals_fillable_skips_the_stage_that_shuts_the_player_out() -> None:
+    level = level_of(BEHIND_THE_ENTRANCE)
+    config = SolveConfig(encoding="push")
+    live = plan_stage(level, StageGoal(1, keep_live=True), config, Clock())
+    careful = plan_stage(level, StageGoal(1, keep_live=True, keep_fillable=True), config, Clock())
+    assert live is not None and careful is not None
+    assert sum(c.isupper() for c in live) == 1 and sum(c.isupper() for c in careful) == 2
+    floor, _, goals, _ = parse(BEHIND_THE_ENTRANCE)
+    for plan, fills in ((live, False), (careful, True)):
+        after = state_after(level, plan)
+        assert fills_around(floor, after.boxes, goals, after.player) is fills
     assert solve_staged(level, config, Clock(), 10.0, lambda _: None).plan is not None
 
 

@@ -1,0 +1,72 @@
+"""Can the empty goals still be filled while the filled ones stay put? A player-aware test for
+the end states of staged solving (sokoasp/staged.py), in the spirit of goal-room packing order.
+
+The boxes on filled goals count as walls. Each box off a goal needs an empty goal of its own
+(a matching) that it can be pushed to alone, the player walking around the walls and that box
+only. Which goals a lone box can reach is found by pulling it back from each empty goal, over
+states of box square and player region, as the dead-square analysis does without the player.
+
+A relaxation: if some push sequence fills every empty goal without moving a box on a filled
+goal, the test passes, since each box's own pushes in that sequence take it to its goal with
+the filled goals as walls and fewer boxes in the way (``tests/test_filling.py`` checks this
+against a breadth-first search). So a failed test proves that a filled goal must be emptied
+again; the goal room sealed by its entrance goal is the typical case.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .level import DIRECTIONS, Cell, Level, add
+from .search import region_from
+
+
+def fillable(state: Level) -> bool:
+    """False when the empty goals of ``state`` cannot all be filled without moving a box that
+    stands on a goal; True when they may be."""
+    free = state.floor - (state.goals & state.boxes)
+    empty = sorted(state.goals - state.boxes)
+    reaches: dict[Cell, list[Cell]] = {}
+    for box in sorted(state.boxes - state.goals):
+        start = (box, min(region_from(free, {box}, [state.player])))
+        reaches[box] = [goal for goal in empty if start in pull_back(free, goal)]
+    return len(matching(reaches)) == len(reaches)
+
+
+@lru_cache(maxsize=4096)
+def pull_back(free: frozenset[Cell], goal: Cell) -> frozenset[tuple[Cell, Cell]]:
+    """The (box square, least cell of the player's region) states from which a lone box can be
+    pushed onto ``goal``, walking and pushing on ``free`` only."""
+    seen: set[tuple[Cell, Cell]] = set()
+    todo: list[tuple[Cell, frozenset[Cell]]] = []
+    for delta in DIRECTIONS.values():
+        if add(goal, delta) in free:
+            todo.append((goal, region_from(free, {goal}, [add(goal, delta)])))
+    while todo:
+        box, region = todo.pop()
+        if (box, min(region)) in seen:
+            continue
+        seen.add((box, min(region)))
+        for delta in DIRECTIONS.values():
+            stand, back = add(box, delta), add(add(box, delta), delta)
+            if stand in region and back in free:
+                todo.append((stand, region_from(free, {stand}, [back])))
+    return frozenset(seen)
+
+
+def matching(edges: dict[Cell, list[Cell]]) -> dict[Cell, Cell]:
+    """A maximum matching (goal -> box) by augmenting paths."""
+    owner: dict[Cell, Cell] = {}
+
+    def assign(box: Cell, visited: set[Cell]) -> bool:
+        for goal in edges[box]:
+            if goal not in visited:
+                visited.add(goal)
+                if goal not in owner or assign(owner[goal], visited):
+                    owner[goal] = box
+                    return True
+        return False
+
+    for box in edges:
+        assign(box, set())
+    return owner
