@@ -80,9 +80,12 @@ class Clock:
 
 
 class Session:
-    """One clingo Control loaded with an encoding, strategies and a level."""
+    """One clingo Control loaded with an encoding, strategies and a level. ``facts`` replaces
+    the level's facts; a ``reusable`` session may be asked the same horizon again (its query/1
+    atoms are switched off, not released)."""
 
-    def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock) -> None:
+    def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock,
+                 facts: str | None = None, reusable: bool = False) -> None:
         self.level = level
         self.encoding = encoding
         self.clock = clock
@@ -97,7 +100,9 @@ class Session:
             self.control.load(str(path))
         for path in strategy_paths(config.strategies, encoding.name):
             self.control.load(str(path))
-        self.control.add("base", [], program_facts(level))
+        self.control.add("base", [], program_facts(level) if facts is None else facts)
+        self.reusable = reusable
+        self.checked: set[int] = set()  # horizons whose check(t) part is grounded
         self.rules = 0
         self.extractor = PlanExtractor()
         self.steps = -1  # step(1..steps) are grounded (base too once this is 0 or more)
@@ -115,9 +120,15 @@ class Session:
                 return None
             self.ground([("step", [clingo.Number(self.steps + 1)])])
             self.steps += 1
-        self.ground([("check", [clingo.Number(horizon)])])
+        if horizon not in self.checked:
+            self.ground([("check", [clingo.Number(horizon)])])
+            self.checked.add(horizon)
         if self.asked is not None:
-            self.control.release_external(clingo.Function("query", [clingo.Number(self.asked)]))
+            previous = clingo.Function("query", [clingo.Number(self.asked)])
+            if self.reusable:
+                self.control.assign_external(previous, False)
+            else:
+                self.control.release_external(previous)
         self.control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
         self.asked = horizon
         return self.solve()

@@ -28,7 +28,9 @@ from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
 from .filling import fillable
 from .level import Level
+from .instance import program_facts
 from .plans import PlanExtractor, extract_plan
+from .search import player_region
 from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
 
@@ -71,26 +73,13 @@ def stage_config(config: SolveConfig) -> SolveConfig:
     return replace(config, strategies=kept, staged=None)
 
 
-def forbid(state: Level) -> str:
-    """A constraint against ending a stage in ``state`` (same boxes, player in the same region)."""
-    boxes = ", ".join(f"box({x},{y},t)" for x, y in sorted(state.boxes))
-    x, y = state.player
-    return f":- query(t), {boxes}, region({x},{y},t).\n"
-
-
-def forbid_filled(state: Level) -> str:
-    """A constraint against ending a stage with the goals filled as in ``state``."""
-    filled = [f"box({x},{y},t)" for x, y in sorted(state.goals & state.boxes)]
-    empty = [f"not box({x},{y},t)" for x, y in sorted(state.goals - state.boxes)]
-    return f":- query(t), {', '.join(filled + empty)}.\n"
-
-
 @dataclass(frozen=True)
 class StageGoal:
     """What one stage asks for: at least ``need`` boxes on goals, in none of the ``avoid``
-    states, with a filled-goal set unlike each of ``other_than``; ``keep_live`` adds
-    subgoal-live.lp (every other box can still reach a free goal); ``keep_fillable`` takes only
-    end states that pass ``filling.fillable`` (the empty goals can be filled around the full ones)."""
+    states (same boxes, player in the same region), with a filled-goal set unlike each of
+    ``other_than``; ``keep_live`` switches subgoal-live.lp on (every other box can still reach a
+    free goal); ``keep_fillable`` takes only end states that pass ``filling.fillable`` (the
+    empty goals can be filled around the full ones)."""
 
     need: int
     avoid: tuple[Level, ...] = ()
@@ -98,64 +87,112 @@ class StageGoal:
     keep_live: bool = False
     keep_fillable: bool = False
 
-    def program(self) -> list[tuple[str, str]]:
-        parts = [("base", f"#const need={self.need}.")]
-        parts += [("check", forbid(end)) for end in self.avoid]
-        parts += [("check", forbid_filled(end)) for end in self.other_than]
-        return parts
+
+def atom(name: str, cell: tuple[int, int], horizon: int) -> clingo.Symbol:
+    return clingo.Function(name, [clingo.Number(cell[0]), clingo.Number(cell[1]), clingo.Number(horizon)])
 
 
 def filled_goals_nogood(end: Level, horizon: int) -> list[tuple[clingo.Symbol, bool]]:
     """The literals of ending at ``horizon`` with the goals filled as in ``end``."""
-    return [(clingo.Function("box", [clingo.Number(x), clingo.Number(y), clingo.Number(horizon)]), (x, y) in end.boxes)
-            for x, y in sorted(end.goals)]
+    return [(atom("box", goal, horizon), goal in end.boxes) for goal in sorted(end.goals)]
 
 
-class FillableEndStates(PlanExtractor):
-    """Keeps the first model whose end state passes ``filling.fillable``. For every other one
-    it adds a nogood against its set of filled goals (a filled-goal set that fails mostly fails
-    wherever the other boxes stand) and lets clingo go on to the next model."""
+def state_nogood(end: Level, horizon: int) -> list[tuple[clingo.Symbol, bool]]:
+    """The literals of ending at ``horizon`` in ``end``: its boxes, the player in its region."""
+    return [(atom("box", box, horizon), True) for box in sorted(end.boxes)] + [(atom("region", end.player, horizon), True)]
 
-    def __init__(self, state: Level, unit: str) -> None:
+
+def filled(state: Level) -> frozenset[tuple[int, int]]:
+    return state.goals & state.boxes
+
+
+class StageEnds(PlanExtractor):
+    """Keeps the first model whose end state ``goal`` allows. For every other one it adds a
+    nogood, valid for this solve call, and lets clingo go on to the next model: against the
+    exact state for an ``avoid`` state, else against the set of filled goals (a filled-goal set
+    that fails ``fillable`` mostly fails wherever the other boxes stand)."""
+
+    def __init__(self, state: Level, goal: StageGoal) -> None:
         super().__init__()
-        self.state, self.unit = state, unit
+        self.state, self.goal = state, goal
         self.horizon = 0
 
     def on_model(self, model: clingo.Model) -> bool:
         symbols = list(model.symbols(shown=True))
-        end = state_after(self.state, extract_plan(self.state, symbols, self.unit))
-        if fillable(end):
+        end = state_after(self.state, extract_plan(self.state, symbols, "push"))
+        nogood = self.nogood(end)
+        if nogood is None:
             self.symbols, self.found = symbols, True
             return False
-        model.context.add_nogood(filled_goals_nogood(end, self.horizon))
+        model.context.add_nogood(nogood)
         return True
+
+    def nogood(self, end: Level) -> list[tuple[clingo.Symbol, bool]] | None:
+        region = player_region(end.floor, end.boxes, end.player)
+        if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):
+            return state_nogood(end, self.horizon)
+        if any(filled(end) == filled(other) for other in self.goal.other_than):
+            return filled_goals_nogood(end, self.horizon)
+        if self.goal.keep_fillable and not fillable(end):
+            return filled_goals_nogood(end, self.horizon)
+        return None
+
+
+def stage_facts(level: Level) -> str:
+    """The level's facts without its boxes and player: stage-start.lp takes those from externals."""
+    return "".join(line + "\n" for line in program_facts(level).splitlines() if not line.startswith("init(at("))
+
+
+class StageSession:
+    """One clingo session for every stage of a staged search. The start state, the goal count
+    and the live-boxes preference are external atoms (stage-start.lp, subgoal.lp,
+    subgoal-live.lp), so the steps grounded for one stage serve the later ones, and what clasp
+    learnt stays valid."""
+
+    def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
+        self.encoding = get_encoding(config.encoding)
+        self.max_horizon = config.max_horizon
+        self.session = Session(level, self.encoding, config, clock, facts=stage_facts(level), reusable=True)
+        self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # StageEnds stops
+        for name in ("stage-start.lp", "subgoal.lp", "subgoal-live.lp"):
+            self.session.control.load(str(encodings_dir() / name))
+        self.session.ground([("base", [])])
+        self.session.steps = 0
+        self.floor = sorted(level.floor)
+        self.goals = len(level.goals)
+
+    def switch(self, state: Level, goal: StageGoal) -> None:
+        control = self.session.control
+        for cell in self.floor:
+            control.assign_external(clingo.Function("start_box", [clingo.Number(c) for c in cell]), cell in state.boxes)
+            control.assign_external(clingo.Function("start_player", [clingo.Number(c) for c in cell]), cell == state.player)
+        for count in range(1, self.goals + 1):
+            control.assign_external(clingo.Function("need", [clingo.Number(count)]), count == goal.need)
+        control.assign_external(clingo.Function("keep_live"), goal.keep_live)
+
+    def plan(self, state: Level, goal: StageGoal, clock: Clock) -> str | None:
+        """The first plan from ``state`` that reaches ``goal``, or None when no horizon up to the
+        maximum has one or the clock runs out."""
+        self.switch(state, goal)
+        ends = StageEnds(state, goal)
+        self.session.extractor, self.session.clock = ends, clock
+        for t in horizons(1, self.max_horizon, self.encoding.jumps):
+            if clock.expired():
+                return None
+            ends.horizon = t
+            for step in range(1, self.session.steps + 1):
+                self.session.control.assign_external(clingo.Function("idle", [clingo.Number(step)]), step > t)
+            outcome = self.session.ask(t)
+            if outcome is None:
+                return None
+            if outcome:
+                return extract_plan(state, ends.symbols, "push")
+        return None
 
 
 def plan_stage(state: Level, goal: StageGoal, config: SolveConfig, clock: Clock) -> str | None:
-    """The first plan from ``state`` that reaches ``goal``, or None when no horizon up to the
-    maximum has one or the clock runs out."""
-    encoding = get_encoding(config.encoding)
-    session = Session(state, encoding, config, clock)
-    session.control.load(str(encodings_dir() / "subgoal.lp"))
-    if goal.keep_live:
-        session.control.load(str(encodings_dir() / "subgoal-live.lp"))
-    for part, text in goal.program():
-        session.control.add(part, ["t"] if part == "check" else [], text)
-    filter_ = FillableEndStates(state, encoding.unit) if goal.keep_fillable else None
-    if filter_ is not None:
-        session.extractor = filter_
-        session.control.configuration.solve.models = 0  # type: ignore[union-attr]
-    for t in horizons(1, config.max_horizon, encoding.jumps):
-        if clock.expired():
-            return None
-        if filter_ is not None:
-            filter_.horizon = t
-        outcome = session.ask(t)
-        if outcome is None:
-            return None
-        if outcome:
-            return extract_plan(state, session.extractor.symbols, encoding.unit)
-    return None
+    """One stage in a session of its own."""
+    return StageSession(state, config, clock).plan(state, goal, clock)
 
 
 def state_after(state: Level, plan: str) -> Level:
@@ -175,6 +212,7 @@ class StagedSearch:
         self.outcome = StagedOutcome(None)
         self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass
         self.cut_short = False  # a stage of this pass ran out of time (a longer pass may do better)
+        self.session: StageSession | None = None
 
     def left(self) -> float:
         overall = self.clock.remaining()
@@ -184,6 +222,7 @@ class StagedSearch:
     def run(self, level: Level) -> str | None:
         """Passes from the start, each with twice the stage time of the one before, until one
         finds a plan, time runs out, or a pass had no stage cut short (the next would repeat it)."""
+        self.session = StageSession(level, self.config, self.clock)
         while self.left() > 0:
             self.dead_ends, self.cut_short = [], False
             plan = self.search(level)
@@ -219,7 +258,8 @@ class StagedSearch:
         for keep_live, keep_fillable in STAGE_TRIES:
             clock = Clock(limit=min(self.stage_seconds / len(STAGE_TRIES), self.left()))
             tried = replace(goal, keep_live=keep_live, keep_fillable=keep_fillable)
-            plan = plan_stage(state, tried, self.config, clock)
+            assert self.session is not None  # run() made it
+            plan = self.session.plan(state, tried, clock)
             self.clock.ground += clock.ground
             self.clock.solve += clock.solve
             self.cut_short |= clock.expired()

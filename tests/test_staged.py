@@ -16,7 +16,16 @@ from sokoasp.level import Level
 from sokoasp.search import player_region
 from sokoasp.session import Clock, horizons
 from sokoasp.simulator import replay
-from sokoasp.staged import StagedSearch, StageGoal, plan_stage, solve_staged, stage_config, state_after
+from sokoasp.staged import (
+    StagedSearch,
+    StageGoal,
+    StageSession,
+    plan_stage,
+    solve_staged,
+    stage_config,
+    state_after,
+)
+from sokoasp.xsb import write_level
 
 CORPUS = multi_box_corpus(16, seed=5)
 
@@ -45,6 +54,23 @@ def test_a_stage_plan_is_shortest_for_its_goal_count(name: str, encoding: str, o
         else:
             first_admitting = min(h for h in horizons(1, 40, jumps=True) if h >= optimum)
             assert optimum <= plan_slides(plan) <= first_admitting, (need, plan)
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS)[:10])
+def test_one_session_serves_stages_from_any_state_and_for_any_goal_count(name: str) -> None:
+    """A StageSession switched to new start states and goal counts gives the breadth-first
+    optima, as a session of their own does: the grounding kept between stages holds for every
+    stage. The start states are those after each push of a whole plan (all of them solvable)."""
+    level = level_of(CORPUS[name])
+    session = StageSession(level, SolveConfig(encoding="push", max_horizon=40), Clock())
+    whole = session.plan(level, StageGoal(len(level.goals)), Clock()) or ""
+    starts = [state_after(level, whole[:end]) for end in range(len(whole)) if whole[end - 1].isupper() or end == 0]
+    for state in starts:
+        text = write_level(state)
+        for need in range(placed(text) + 1, len(level.goals) + 1):
+            plan = session.plan(state, StageGoal(need), Clock())
+            assert plan is not None
+            assert sum(c.isupper() for c in plan) == bfs_pushes(text, placed=need), (need, text)
 
 
 def plan_slides(plan: str) -> int:
