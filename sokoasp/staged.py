@@ -3,12 +3,16 @@
 Instead of one plan that puts every box on a goal, a chain of short plans that each put one
 more box on a goal (``encodings/subgoal.lp``), searched depth first:
 
-- a stage first looks for an end state that keeps every other box able to reach a free goal
-  with the filled goals as walls (``encodings/subgoal-live.lp``), and only then for any;
+- a stage first looks for an end state whose empty goals can still be filled around the full
+  ones: every other box can reach a free goal with the filled goals as walls
+  (``encodings/subgoal-live.lp``) and each end state found passes ``filling.fillable`` (else it
+  becomes a nogood and clingo goes on); only then for any end state;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
-  the start (iterative broadening: many cheap tries first, long stages later).
+  the start (iterative broadening: many cheap tries first, long stages later);
+- all stages share one clingo session (``StageSession``): the start state, the goal count and
+  the live-boxes preference are external atoms, so a stage grounds only new steps.
 
 Short stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage
 can walk into a state that no later stage gets out of.
@@ -27,8 +31,8 @@ import clingo
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
 from .filling import fillable
-from .level import Level
 from .instance import program_facts
+from .level import Level
 from .plans import PlanExtractor, extract_plan
 from .search import player_region
 from .session import Clock, Progress, Session, SolveConfig, horizons
