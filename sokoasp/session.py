@@ -111,18 +111,9 @@ class Session:
     def ask(self, horizon: int) -> bool | None:
         """Ground the steps up to ``horizon`` (base first, once) and ask for a plan of exactly
         this horizon (the multi-shot loop: query/1 is the external that switches the goal on).
-        None when the clock runs out, also between the steps of grounding."""
-        if self.steps < 0:
-            self.ground([("base", [])])
-            self.steps = 0
-        while self.steps < horizon:
-            if self.clock.expired():
-                return None
-            self.ground([("step", [clingo.Number(self.steps + 1)])])
-            self.steps += 1
-        if horizon not in self.checked:
-            self.ground([("check", [clingo.Number(horizon)])])
-            self.checked.add(horizon)
+        None when the clock runs out (a reusable session also checks it between steps)."""
+        if not self.ground_up_to(horizon):
+            return None
         if self.asked is not None:
             previous = clingo.Function("query", [clingo.Number(self.asked)])
             if self.reusable:
@@ -132,6 +123,33 @@ class Session:
         self.control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
         self.asked = horizon
         return self.solve()
+
+    def ground_up_to(self, horizon: int) -> bool:
+        """Ground base, steps and check(horizon) where not done yet; False if the clock ran out.
+        A one-off session grounds them in one call: grounding step by step changes the order
+        clasp sees the program in, and measured slower (Microban 117: 23 s against a timeout at
+        60 s). A reusable session (staged solving) grounds step by step and stops in time."""
+        steps = [("step", [clingo.Number(k)]) for k in range(max(self.steps, 0) + 1, horizon + 1)]
+        check = [] if horizon in self.checked else [("check", [clingo.Number(horizon)])]
+        if not self.reusable:
+            self.ground(([("base", [])] if self.steps < 0 else []) + steps + check)
+        else:
+            self.ground_base()
+            for step in steps:
+                if self.clock.expired():
+                    return False
+                self.ground([step])
+                self.steps += 1
+            if check:
+                self.ground(check)
+        self.steps = max(self.steps, horizon)
+        self.checked.add(horizon)
+        return True
+
+    def ground_base(self) -> None:
+        if self.steps < 0:
+            self.ground([("base", [])])
+            self.steps = 0
 
     def ground(self, parts: list[tuple[str, list[clingo.Symbol]]]) -> None:
         began = time.perf_counter()

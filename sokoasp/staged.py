@@ -160,8 +160,7 @@ class StageSession:
         self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # StageEnds stops
         for name in ("stage-start.lp", "subgoal.lp", "subgoal-live.lp"):
             self.session.control.load(str(encodings_dir() / name))
-        self.session.ground([("base", [])])
-        self.session.steps = 0
+        self.session.ground_base()
         self.floor = sorted(level.floor)
         self.goals = len(level.goals)
 
