@@ -162,14 +162,14 @@ class StageSession:
             self.session.control.load(str(encodings_dir() / name))
         self.session.ground_base()
         self.floor = sorted(level.floor)
-        self.goals = len(level.goals)
+        self.goal_count = len(level.goals)
 
     def switch(self, state: Level, goal: StageGoal) -> None:
         control = self.session.control
         for cell in self.floor:
             control.assign_external(clingo.Function("start_box", [clingo.Number(c) for c in cell]), cell in state.boxes)
             control.assign_external(clingo.Function("start_player", [clingo.Number(c) for c in cell]), cell == state.player)
-        for count in range(1, self.goals + 1):
+        for count in range(1, self.goal_count + 1):
             control.assign_external(clingo.Function("need", [clingo.Number(count)]), count == goal.need)
         control.assign_external(clingo.Function("keep_live"), goal.keep_live)
 
