@@ -120,21 +120,23 @@ class StageEnds(PlanExtractor):
         super().__init__()
         self.state, self.goal = state, goal
         self.horizon = 0
+        self.plan = ""  # the LURD plan of the model kept
 
     def on_model(self, model: clingo.Model) -> bool:
         symbols = list(model.symbols(shown=True))
-        end = state_after(self.state, extract_plan(self.state, symbols, "push"))
-        nogood = self.nogood(end)
+        plan = extract_plan(self.state, symbols, "push")
+        nogood = self.nogood(state_after(self.state, plan))
         if nogood is None:
-            self.symbols, self.found = symbols, True
+            self.symbols, self.found, self.plan = symbols, True, plan
             return False
         model.context.add_nogood(nogood)
         return True
 
     def nogood(self, end: Level) -> list[tuple[clingo.Symbol, bool]] | None:
-        region = player_region(end.floor, end.boxes, end.player)
-        if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):
-            return state_nogood(end, self.horizon)
+        if self.goal.avoid:
+            region = player_region(end.floor, end.boxes, end.player)
+            if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):
+                return state_nogood(end, self.horizon)
         if any(filled(end) == filled(other) for other in self.goal.other_than):
             return filled_goals_nogood(end, self.horizon)
         if self.goal.keep_fillable and not fillable(end):
@@ -189,7 +191,7 @@ class StageSession:
             if outcome is None:
                 return None
             if outcome:
-                return extract_plan(state, ends.symbols, "push")
+                return ends.plan
         return None
 
 
