@@ -160,8 +160,11 @@ class Session:
         """True: model found; False: unsatisfiable; None: no answer (time or search limit)."""
         began = time.perf_counter()
         self.extractor.reset()
+        left = self.clock.remaining()
+        if left is not None and left <= 0:
+            return None  # clingo would read a negative wait as "wait until done"
         with self.control.solve(on_model=self.extractor.on_model, async_=True) as handle:
-            finished = handle.wait(self.clock.remaining())
+            finished = handle.wait(left)
             if not finished:
                 handle.cancel()
             outcome = handle.get()

@@ -73,6 +73,19 @@ def test_one_session_serves_stages_from_any_state_and_for_any_goal_count(name: s
             assert sum(c.isupper() for c in plan) == bfs_pushes(text, placed=need), (need, text)
 
 
+def test_a_session_whose_clock_ran_out_while_grounding_gives_no_answer() -> None:
+    """clingo reads a negative wait as "wait until done": a stage whose time was spent in
+    grounding once ran on for 20 s (Microban 99). The session must stop at its clock instead."""
+    level = level_of(CORPUS[sorted(CORPUS)[0]])
+    session = StageSession(level, SolveConfig(encoding="push", max_horizon=40), Clock())
+    session.session.ground_up_to(8)
+    session.switch(level, StageGoal(len(level.goals)))
+    session.session.clock = Clock(limit=-1.0)
+    assert session.session.solve() is None
+    session.session.clock = Clock()
+    assert session.session.solve() is not None  # the same solve call answers with time left
+
+
 def plan_slides(plan: str) -> int:
     """Slides in a LURD plan: runs of pushes in one direction with no walk in between (they move
     one box in a line, so the plan is a plan of that many slides)."""
