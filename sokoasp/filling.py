@@ -33,6 +33,35 @@ def fillable(state: Level) -> bool:
     return len(matching(reaches)) == len(reaches)
 
 
+def blocking_pairs(level: Level) -> list[tuple[Cell, Cell]]:
+    """(g, h): while a box stays on goal g, no box from off the goals can be pushed onto goal h
+    (pulled back from h alone, with g a wall, it reaches no square off the goals that a box can
+    stand on). An end state with g filled and h empty fails ``fillable``, whatever else it
+    holds: more walls reach less."""
+    starts = box_squares(level) - level.goals
+    pairs: list[tuple[Cell, Cell]] = []
+    for entrance in sorted(level.goals):
+        free = level.floor - {entrance}
+        for goal in sorted(level.goals - {entrance}):
+            if not any(box in starts for box, _ in pull_back(free, goal)):
+                pairs.append((entrance, goal))
+    return pairs
+
+
+def box_squares(level: Level) -> frozenset[Cell]:
+    """The squares some box of ``level`` can ever stand on: pushed alone from where it starts,
+    the player anywhere (a relaxation: every box of every reachable state stands on one)."""
+    seen, todo = set(level.boxes), list(level.boxes)
+    while todo:
+        box = todo.pop()
+        for delta in DIRECTIONS.values():
+            ahead, behind = add(box, delta), add(box, (-delta[0], -delta[1]))
+            if ahead in level.floor and behind in level.floor and ahead not in seen:
+                seen.add(ahead)
+                todo.append(ahead)
+    return frozenset(seen)
+
+
 @lru_cache(maxsize=4096)
 def pull_back(free: frozenset[Cell], goal: Cell) -> frozenset[tuple[Cell, Cell]]:
     """The (box square, least cell of the player's region) states from which a lone box can be

@@ -5,8 +5,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
 
 - a stage first looks for an end state whose empty goals can still be filled around the full
   ones: every other box can reach a free goal with the filled goals as walls
-  (``encodings/subgoal-live.lp``) and each end state found passes ``filling.fillable`` (else it
-  becomes a nogood and clingo goes on); only then for any end state;
+  (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
+  (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
+  ``filling.fillable`` (else it becomes a nogood and clingo goes on); only then for any end state;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
@@ -30,7 +31,7 @@ import clingo
 
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
-from .filling import fillable
+from .filling import blocking_pairs, fillable
 from .instance import program_facts
 from .level import Level
 from .plans import PlanExtractor, extract_plan
@@ -83,7 +84,7 @@ class StageGoal:
     states (same boxes, player in the same region), with a filled-goal set unlike each of
     ``other_than``; ``keep_live`` switches subgoal-live.lp on (every other box can still reach a
     free goal); ``keep_fillable`` takes only end states that pass ``filling.fillable`` (the
-    empty goals can be filled around the full ones)."""
+    empty goals can be filled around the full ones) and switches subgoal-order.lp on."""
 
     need: int
     avoid: tuple[Level, ...] = ()
@@ -145,14 +146,17 @@ class StageEnds(PlanExtractor):
 
 
 def stage_facts(level: Level) -> str:
-    """The level's facts without its boxes and player: stage-start.lp takes those from externals."""
-    return "".join(line + "\n" for line in program_facts(level).splitlines() if not line.startswith("init(at("))
+    """The level's facts without its boxes and player (stage-start.lp takes those from
+    externals), with the goal pairs of subgoal-order.lp."""
+    lines = [line for line in program_facts(level).splitlines() if not line.startswith("init(at(")]
+    lines += [f"blocks({g[0]},{g[1]},{h[0]},{h[1]})." for g, h in blocking_pairs(level)]
+    return "".join(line + "\n" for line in lines)
 
 
 class StageSession:
     """One clingo session for every stage of a staged search. The start state, the goal count
-    and the live-boxes preference are external atoms (stage-start.lp, subgoal.lp,
-    subgoal-live.lp), so the steps grounded for one stage serve the later ones, and what clasp
+    and the careful tries' preferences are external atoms (stage-start.lp, subgoal.lp,
+    subgoal-live.lp, subgoal-order.lp), so the steps grounded for one stage serve the later ones, and what clasp
     learnt stays valid."""
 
     def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
@@ -160,7 +164,7 @@ class StageSession:
         self.max_horizon = config.max_horizon
         self.session = Session(level, self.encoding, config, clock, facts=stage_facts(level), reusable=True)
         self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # StageEnds stops
-        for name in ("stage-start.lp", "subgoal.lp", "subgoal-live.lp"):
+        for name in ("stage-start.lp", "subgoal.lp", "subgoal-live.lp", "subgoal-order.lp"):
             self.session.control.load(str(encodings_dir() / name))
         self.session.ground_base()
         self.floor = sorted(level.floor)
@@ -174,6 +178,7 @@ class StageSession:
         for count in range(1, self.goal_count + 1):
             control.assign_external(clingo.Function("need", [clingo.Number(count)]), count == goal.need)
         control.assign_external(clingo.Function("keep_live"), goal.keep_live)
+        control.assign_external(clingo.Function("keep_fillable"), goal.keep_fillable)
 
     def plan(self, state: Level, goal: StageGoal, clock: Clock) -> str | None:
         """The first plan from ``state`` that reaches ``goal``, or None when no horizon up to the

@@ -6,11 +6,14 @@ states that cannot."""
 from __future__ import annotations
 
 import pytest
-from corpus import multi_box_corpus
+import random
+
+from corpus import multi_box_corpus, random_level
 from helpers import level_of
 from oracle import fills_around, parse, push_closure
 
-from sokoasp.filling import fillable
+from sokoasp.filling import blocking_pairs, box_squares, fillable
+from sokoasp.errors import InputError
 from sokoasp.level import Level
 
 CORPUS = multi_box_corpus(24, seed=11)
@@ -63,3 +66,64 @@ def test_a_box_that_needs_the_player_on_a_filled_goal_fails() -> None:
     stuck = level_of("#####\n#.  #\n#$  #\n#* @#\n#####\n")
     assert not fillable(stuck) and not fills(stuck)
     assert fillable(level_of("#####\n#.  #\n#$ *#\n#  @#\n#####\n"))
+
+
+def levels_with_blocking_pairs(count: int, seed: int) -> dict[str, str]:
+    """Random boards (solvable or not) whose goals have at least one blocking pair."""
+    rng = random.Random(seed)
+    levels: dict[str, str] = {}
+    while len(levels) < count:
+        text = random_level(rng, *rng.choice([(5, 4, 2), (5, 5, 2), (6, 4, 3), (5, 5, 3)]))
+        try:
+            if text is not None and blocking_pairs(level_of(text)) and reachable_states(text):
+                levels[f"paired-{len(levels)}"] = text
+        except InputError:
+            continue  # a box or goal the player's floor does not reach
+    return levels
+
+
+PAIRED = levels_with_blocking_pairs(12, seed=3)
+
+
+@pytest.mark.parametrize("name", sorted(PAIRED))
+def test_no_state_that_can_be_filled_breaks_a_blocking_pair(name: str) -> None:
+    """blocking_pairs (the goal order of subgoal-order.lp) only cuts states that fail fillable
+    and that a breadth-first search cannot fill around the full goals."""
+    pairs = blocking_pairs(level_of(PAIRED[name]))
+    cut = [state for state in reachable_states(PAIRED[name])
+           if any(g in state.boxes and h not in state.boxes for g, h in pairs)]
+    for state in cut:
+        assert not fillable(state) and not fills(state), sorted(state.boxes)
+
+
+def test_blocking_pairs_cut_states() -> None:
+    assert blocking_pairs(level_of(SEALED)) == [((2, 1), (1, 1))]
+    cut = sum(1 for text in PAIRED.values() for state in reachable_states(text)
+              if any(g in state.boxes and h not in state.boxes for g, h in blocking_pairs(level_of(text))))
+    assert cut > 20
+
+
+def test_box_squares_leave_out_pockets_no_box_can_be_pushed_into() -> None:
+    level = level_of("######\n# #  #\n#@$ .#\n######\n")
+    assert box_squares(level) == {(1, 2), (2, 2), (3, 2), (4, 2)}
+
+
+# With the upper goal filled, the lower one takes a box only from the left, along the bottom row,
+# and no box can ever get into the bottom row: only the pocket rule finds the pair.
+BOTTOM_ROW = """\
+#######
+##    #
+# ###.#
+#   $$#
+# @  .#
+#######
+"""
+
+
+def test_squares_no_box_can_reach_are_no_way_in() -> None:
+    level = level_of(BOTTOM_ROW)
+    assert (4, 4) not in box_squares(level)
+    assert ((5, 2), (5, 4)) in blocking_pairs(level)
+    upper_filled = Level(level.floor, frozenset({(5, 2), (4, 3)}), level.goals, (2, 4))
+    assert not fills(upper_filled)
+

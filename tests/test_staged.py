@@ -18,6 +18,7 @@ from sokoasp.session import Clock, horizons
 from sokoasp.simulator import replay
 from sokoasp.staged import (
     StagedSearch,
+    StageEnds,
     StageGoal,
     StageSession,
     plan_stage,
@@ -154,6 +155,18 @@ def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
     assert sum(c.isupper() for c in greedy) == 1 and sum(c.isupper() for c in careful) == 2
     assert all_live(level, state_after(level, careful).boxes)
     assert solve_staged(level, config, Clock(), 10.0, lambda _: None).plan is not None
+
+
+def test_the_goal_order_prunes_inside_the_solver(monkeypatch) -> None:
+    """subgoal-order.lp alone keeps a fillable stage from filling the entrance goal first: with
+    the driver's check of each end state switched off, the stage still takes two pushes."""
+    level = level_of(ENTRANCE_FIRST)
+    monkeypatch.setattr(StageEnds, "nogood", lambda self, end: None)
+    config = SolveConfig(encoding="push")
+    careless = plan_stage(level, StageGoal(1), config, Clock())
+    careful = plan_stage(level, StageGoal(1, keep_fillable=True), config, Clock())
+    assert careless is not None and careful is not None
+    assert sum(c.isupper() for c in careless) == 1 and sum(c.isupper() for c in careful) == 2
 
 
 # Pushing the lower box up fills a goal in one push, but that goal is the player's only way to
