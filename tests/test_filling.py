@@ -5,15 +5,15 @@ states that cannot."""
 
 from __future__ import annotations
 
-import pytest
 import random
 
+import pytest
 from corpus import multi_box_corpus, random_level
 from helpers import level_of
 from oracle import fills_around, parse, push_closure
 
-from sokoasp.filling import blocking_pairs, box_squares, fillable
 from sokoasp.errors import InputError
+from sokoasp.filling import blocking_pairs, box_squares, fillable
 from sokoasp.level import Level
 
 CORPUS = multi_box_corpus(24, seed=11)
