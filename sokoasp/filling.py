@@ -15,6 +15,7 @@ again; the goal room sealed by its entrance goal is the typical case.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from .level import DIRECTIONS, Cell, Level, add
@@ -43,7 +44,7 @@ def blocking_pairs(level: Level) -> list[tuple[Cell, Cell]]:
     for entrance in sorted(level.goals):
         free = level.floor - {entrance}
         for goal in sorted(level.goals - {entrance}):
-            if not any(box in starts for box, _ in pull_back(free, goal)):
+            if not any(box in starts for box, _ in pull_states(free, goal)):
                 pairs.append((entrance, goal))
     return pairs
 
@@ -66,6 +67,12 @@ def box_squares(level: Level) -> frozenset[Cell]:
 def pull_back(free: frozenset[Cell], goal: Cell) -> frozenset[tuple[Cell, Cell]]:
     """The (box square, least cell of the player's region) states from which a lone box can be
     pushed onto ``goal``, walking and pushing on ``free`` only."""
+    return frozenset(pull_states(free, goal))
+
+
+def pull_states(free: frozenset[Cell], goal: Cell) -> Iterator[tuple[Cell, Cell]]:
+    """The states of ``pull_back`` one by one, as the search pulling the box back finds them
+    (depth first, so a caller looking for one kind of state may stop early)."""
     seen: set[tuple[Cell, Cell]] = set()
     todo: list[tuple[Cell, frozenset[Cell]]] = []
     for delta in DIRECTIONS.values():
@@ -76,11 +83,11 @@ def pull_back(free: frozenset[Cell], goal: Cell) -> frozenset[tuple[Cell, Cell]]
         if (box, min(region)) in seen:
             continue
         seen.add((box, min(region)))
+        yield box, min(region)
         for delta in DIRECTIONS.values():
             stand, back = add(box, delta), add(add(box, delta), delta)
             if stand in region and back in free:
                 todo.append((stand, region_from(free, {stand}, [back])))
-    return frozenset(seen)
 
 
 def matching(edges: dict[Cell, list[Cell]]) -> dict[Cell, Cell]:
