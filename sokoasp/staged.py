@@ -13,7 +13,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
 - a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
   the start (iterative broadening: many cheap tries first, long stages later);
 - all stages share one clingo session (``StageSession``): the start state, the goal count and
-  the live-boxes preference are external atoms, so a stage grounds only new steps.
+  the careful tries' preferences are external atoms, so a stage grounds only new steps.
 
 Short stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage
 can walk into a state that no later stage gets out of.
@@ -156,8 +156,8 @@ def stage_facts(level: Level) -> str:
 class StageSession:
     """One clingo session for every stage of a staged search. The start state, the goal count
     and the careful tries' preferences are external atoms (stage-start.lp, subgoal.lp,
-    subgoal-live.lp, subgoal-order.lp), so the steps grounded for one stage serve the later ones, and what clasp
-    learnt stays valid."""
+    subgoal-live.lp, subgoal-order.lp), so the steps grounded for one stage serve the later
+    ones, and what clasp learnt stays valid."""
 
     def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
         self.encoding = get_encoding(config.encoding)

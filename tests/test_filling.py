@@ -85,13 +85,17 @@ def levels_with_blocking_pairs(count: int, seed: int) -> dict[str, str]:
 PAIRED = levels_with_blocking_pairs(12, seed=3)
 
 
+def breaks_a_pair(state: Level, pairs: list) -> bool:
+    """Goal g filled while goal h is empty, for some blocking pair (g, h)."""
+    return any(g in state.boxes and h not in state.boxes for g, h in pairs)
+
+
 @pytest.mark.parametrize("name", sorted(PAIRED))
 def test_no_state_that_can_be_filled_breaks_a_blocking_pair(name: str) -> None:
     """blocking_pairs (the goal order of subgoal-order.lp) only cuts states that fail fillable
     and that a breadth-first search cannot fill around the full goals."""
     pairs = blocking_pairs(level_of(PAIRED[name]))
-    cut = [state for state in reachable_states(PAIRED[name])
-           if any(g in state.boxes and h not in state.boxes for g, h in pairs)]
+    cut = [state for state in reachable_states(PAIRED[name]) if breaks_a_pair(state, pairs)]
     for state in cut:
         assert not fillable(state) and not fills(state), sorted(state.boxes)
 
@@ -99,7 +103,7 @@ def test_no_state_that_can_be_filled_breaks_a_blocking_pair(name: str) -> None:
 def test_blocking_pairs_cut_states() -> None:
     assert blocking_pairs(level_of(SEALED)) == [((2, 1), (1, 1))]
     cut = sum(1 for text in PAIRED.values() for state in reachable_states(text)
-              if any(g in state.boxes and h not in state.boxes for g, h in blocking_pairs(level_of(text))))
+              if breaks_a_pair(state, blocking_pairs(level_of(text))))
     assert cut > 20
 
 
@@ -126,4 +130,3 @@ def test_squares_no_box_can_reach_are_no_way_in() -> None:
     assert ((5, 2), (5, 4)) in blocking_pairs(level)
     upper_filled = Level(level.floor, frozenset({(5, 2), (4, 3)}), level.goals, (2, 4))
     assert not fills(upper_filled)
-
