@@ -164,6 +164,12 @@ def parallel_slide_lower_bound(level: Level) -> int:
     return max(slides.get(box, INFINITY) for box in level.boxes)
 
 
+def boxes_off_goals(level: Level) -> int:
+    """A lower bound on the box moves of any plan (the route family's steps): each box off a
+    goal moves at least once."""
+    return len(level.boxes - level.goals)
+
+
 def unsolvable_reason(level: Level) -> str:
     """A reason the level cannot be solved, or '' when none is found (which proves nothing)."""
     dead = dead_squares(level)

@@ -7,7 +7,7 @@ interrupted, so hard limits are enforced around a worker process (see ``worker``
 
 from __future__ import annotations
 
-from .analysis import parallel_slide_lower_bound, push_lower_bound, slide_lower_bound, unsolvable_reason
+from .analysis import boxes_off_goals, parallel_slide_lower_bound, push_lower_bound, slide_lower_bound, unsolvable_reason
 from .classical import solve_fast_downward
 from .errors import InputError
 from .families import Encoding, get_encoding, optimises
@@ -127,7 +127,8 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
 
 def first_horizon(level: Level, encoding: Encoding) -> int:
     """A proven lower bound on the steps of any plan of the family."""
-    bounds = {"slides": slide_lower_bound, "parallel-slides": parallel_slide_lower_bound, "pushes": push_lower_bound}
+    bounds = {"slides": slide_lower_bound, "parallel-slides": parallel_slide_lower_bound, "pushes": push_lower_bound,
+              "boxes": boxes_off_goals}
     return bounds[encoding.first_horizon](level)
 
 

@@ -21,7 +21,7 @@ class Encoding:
     proves_optimum: bool = True  # is the first plan of the horizon loop always optimal in its unit?
     step: str = ""  # what one time step is, for people (default: one <unit>)
     planner: str = ""  # an external planner instead of clingo ("fast-downward")
-    first_horizon: str = "pushes"  # proven lower bound the loop starts at: "pushes", "slides" or "parallel-slides"
+    first_horizon: str = "pushes"  # proven lower bound the loop starts at: "pushes", "slides", "parallel-slides" or "boxes"
 
     @property
     def step_text(self) -> str:
@@ -55,6 +55,10 @@ ENCODINGS: dict[str, Encoding] = {
                  "sets of independent slides per step, horizon grown x1.5: shortest horizons, not optimal",
                  jumps=True, proves_optimum=False, step="a set of independent straight slides",
                  first_horizon="parallel-slides"),
+        Encoding("push-route", ("push-core.lp", "push-route.lp"), True, "push", "beyond the thesis",
+                 "one box moved along any route per step, horizon grown x1.5: fewest box moves, not optimal",
+                 jumps=True, proves_optimum=False, step="at most one box moved along a route of pushes",
+                 first_horizon="boxes"),
         Encoding("fast-downward", (), True, "move", "IPC-style PDDL, A* with LM-cut",
                  "classical planner reference (pip install 'sokoasp[classical]'): move-optimal",
                  step="one move (PDDL action)", planner="fast-downward"),

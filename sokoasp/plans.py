@@ -3,7 +3,10 @@
 Move families show ``move(DX,DY,T)`` and ``push(T)``: one letter per time step.
 Push families show ``push(X,Y,DX,DY,T)`` (the macro family ``slide(X,Y,DX,DY,K,T)``, K pushes
 of one box in a line): each push is expanded with a shortest walk of the player to the square
-behind the box (so the plan is push-optimal, not move-optimal).
+behind the box (so the plan is push-optimal, not move-optimal). The route family shows, per
+step, which box is lifted, where it is dropped and where the player ends (``lift/3``,
+``drop/3``, ``stand/3``); its pushes are found again by a search over (box, player) squares
+with the other boxes fixed, and a wrong model is caught by the simulator, not trusted.
 """
 
 from __future__ import annotations
@@ -145,7 +148,92 @@ def without_cycles(level: Level, pushes: list[Push]) -> list[Push]:
     return kept
 
 
+Route = tuple[Cell, Cell, Cell]  # lifted box, dropped box, player's end square
+State = tuple[Cell, Cell]  # box, player
+
+
+def route_steps(symbols: list[clingo.Symbol]) -> list[Route]:
+    """The routes of a push-route model in time order."""
+    parts: dict[int, dict[str, Cell]] = {}
+    for symbol in symbols:
+        if symbol.name in ("lift", "drop", "stand") and len(symbol.arguments) == 3:
+            x, y, step = numbers(symbol)
+            parts.setdefault(step, {})[symbol.name] = (x, y)
+    if not parts:
+        return []
+    steps = numbered_steps(parts, "routes")
+    for step in steps:
+        if len(parts[step]) != 3:
+            raise SokoaspError(f"the model's route at step {step} lacks {sorted({'lift', 'drop', 'stand'} - set(parts[step]))}")
+    return [(parts[t]["lift"], parts[t]["drop"], parts[t]["stand"]) for t in steps]
+
+
+def route_pushes(level: Level, routes: list[Route]) -> list[Push]:
+    """The pushes of the routes, one after the other, from the level's start."""
+    boxes, player, pushes = set(level.boxes), level.player, []
+    for number, (lift, drop, stand) in enumerate(routes, start=1):
+        found = fewest_pushes(level.floor, frozenset(boxes - {lift}), lift, player, drop, stand)
+        if found is None:
+            raise SokoaspError(f"no route for the box at {lift} to {drop} at step {number}")
+        pushes += found
+        boxes.discard(lift)
+        boxes.add(drop)
+        player = stand
+    return pushes
+
+
+def fewest_pushes(floor: frozenset[Cell], others: frozenset[Cell], box: Cell, player: Cell,
+                  drop: Cell, stand: Cell) -> list[Push] | None:
+    """Fewest pushes that bring ``box`` to ``drop`` with the player able to walk to ``stand``,
+    the boxes in ``others`` fixed (0-1 breadth-first search: walking is free)."""
+    start = (box, player)
+    pushes_at = {start: 0}
+    came: dict[State, tuple[State, Push | None] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        if state == (drop, stand):
+            return pushes_to(state, came)
+        for nxt, push in moves(floor, others, state):
+            cost = pushes_at[state] + (push is not None)
+            if cost < pushes_at.get(nxt, cost + 1):
+                pushes_at[nxt], came[nxt] = cost, (state, push)
+                if push:
+                    queue.append(nxt)
+                else:
+                    queue.appendleft(nxt)
+    return None
+
+
+def moves(floor: frozenset[Cell], others: frozenset[Cell], state: State) -> list[tuple[State, Push | None]]:
+    """The player's steps from a (box, player) state: a walk, or a push of the box."""
+    box, player = state
+    found: list[tuple[State, Push | None]] = []
+    for delta in DIRECTIONS.values():
+        step = add(player, delta)
+        if step not in floor or step in others:
+            continue
+        if step != box:
+            found.append(((box, step), None))
+        elif (beyond := add(box, delta)) in floor and beyond not in others:
+            found.append(((beyond, box), Push(box, delta)))
+    return found
+
+
+def pushes_to(state: State, came: dict[State, tuple[State, Push | None] | None]) -> list[Push]:
+    pushes: list[Push] = []
+    link = came[state]
+    while link is not None:
+        state, push = link
+        if push is not None:
+            pushes.append(push)
+        link = came[state]
+    return list(reversed(pushes))
+
+
 def extract_plan(level: Level, symbols: list[clingo.Symbol], unit: str) -> str:
     if unit != "push":
         return move_plan(symbols)
-    return expand_pushes(level, without_cycles(level, push_sequence(symbols)))
+    routes = route_steps(symbols)
+    pushes = route_pushes(level, routes) if routes else push_sequence(symbols)
+    return expand_pushes(level, without_cycles(level, pushes))

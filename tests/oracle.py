@@ -146,3 +146,47 @@ def fills_around(floor: set, boxes: frozenset, goals: frozenset, player: tuple, 
     fixed = boxes & goals
     placements = push_closure(floor - fixed, boxes - fixed, player, limit)
     return any(bx == goals - fixed for bx, _ in placements)
+
+
+def bfs_box_moves(text: str, limit: int = 200_000) -> int | None:
+    """Fewest box moves, or None if unsolvable: a box move takes one box along any sequence of
+    its own pushes, the player walking round it and the other boxes staying put."""
+    floor, boxes, goals, player = parse(text)
+    start_region = region(floor, boxes, player)
+    seen = {(boxes, min(start_region)): 0}
+    queue = deque([(boxes, player)])
+    while queue:
+        bx, me = queue.popleft()
+        depth = seen[(bx, min(region(floor, bx, me)))]
+        if bx == goals:
+            return depth
+        for box in bx:
+            for to, stand in one_box_routes(floor, bx - {box}, box, me):
+                nb = (bx - {box}) | {to}
+                key = (nb, min(region(floor, nb, stand)))
+                if key not in seen:
+                    seen[key] = depth + 1
+                    if len(seen) > limit:
+                        raise RuntimeError("state space too large for the oracle")
+                    queue.append((nb, stand))
+    return None
+
+
+def one_box_routes(floor: set, others: frozenset, box: tuple, player: tuple) -> set:
+    """Every (box square, player square) reachable by walking and pushing this box alone."""
+    found, todo = {(box, player)}, [(box, player)]
+    while todo:
+        at, me = todo.pop()
+        for dx, dy in STEPS.values():
+            step = (me[0] + dx, me[1] + dy)
+            if step not in floor or step in others:
+                continue
+            nxt = (at, step)
+            if step == at:
+                nxt = ((at[0] + dx, at[1] + dy), at)
+                if nxt[0] not in floor or nxt[0] in others:
+                    continue
+            if nxt not in found:
+                found.add(nxt)
+                todo.append(nxt)
+    return found

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from corpus import HAND_MADE, UNSOLVABLE, random_corpus
 from helpers import assert_replays, level_of
-from oracle import bfs_moves, bfs_pushes, bfs_slides
+from oracle import bfs_box_moves, bfs_moves, bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, load_level, solve
 from sokoasp.driver import first_horizon
@@ -211,3 +211,39 @@ def test_parallel_macro_keeps_slides_that_touch_the_same_square_in_separate_step
     result = solve(level_of(text), SolveConfig(encoding="push-macro-parallel", max_horizon=4))
     assert result.status.solved and result.horizon == 2
     assert_replays(level_of(text), result.plan)
+
+
+ROUTE_STRATEGIES = [s.name for s in STRATEGIES.values() if "push-route" in s.encodings and s.soundness is Soundness.KEEPS_OPTIMAL]
+
+
+@pytest.mark.parametrize("strategies", [(), *[(name,) for name in ROUTE_STRATEGIES]])
+def test_route_family_has_a_plan_at_the_fewest_box_moves_and_none_below(strategies: tuple[str, ...]) -> None:
+    """The route family asked for exactly the oracle's fewest box moves finds a plan (so its
+    symmetry cuts and the strategies that keep optimal plans keep those plans) and none below."""
+    for name, text in sorted(SOLVABLE.items()):
+        level = level_of(text)
+        optimum = bfs_box_moves(text)
+        exact = SolveConfig(encoding="push-route", strategies=strategies, min_horizon=optimum, max_horizon=optimum)
+        found = solve(level, exact)
+        assert found.status.solved and found.horizon == optimum, (name, found.message)
+        assert found.pushes >= bfs_pushes(text)
+        assert_replays(level, found.plan)
+        below = solve(level, SolveConfig(encoding="push-route", strategies=strategies, max_horizon=optimum - 1))
+        assert below.status is Status.NO_PLAN_UP_TO_HORIZON, name
+
+
+def test_one_route_takes_a_box_round_a_corner_with_the_player_walking_round_it() -> None:
+    """Up, then right: the player must walk round the box between the two pushes."""
+    text = "######\n#   .#\n# $  #\n# @  #\n######\n"
+    result = solve(level_of(text), SolveConfig(encoding="push-route", max_horizon=1))
+    assert result.status.solved and result.horizon == 1 and result.pushes == bfs_pushes(text) == 3
+    assert_replays(level_of(text), result.plan)
+
+
+def test_a_route_the_other_boxes_block_is_refused_not_trusted() -> None:
+    from sokoasp.errors import SokoaspError
+    from sokoasp.plans import route_pushes
+
+    level = level_of("#######\n#@$#  #\n#  # .#\n#######\n")
+    with pytest.raises(SokoaspError, match="no route"):
+        route_pushes(level, [((2, 1), (4, 2), (3, 2))])
