@@ -49,7 +49,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("wbtc",)),
         Strategy("freeze", "", "freeze deadlocks: a box off goal that can never move again",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS + ("push-route",), ("freeze",)),
-        Strategy("bound", "", "per-state lower bound: box distances to goals (pushes; slides for the macro families; boxes off goals for push-route) <= steps left",
+        Strategy("bound", "", ("per-state lower bound: box distances to goals (pushes; slides for the macro families; "
+                  "boxes off goals for push-route) <= steps left"),
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel", "push-route"), ("bound",)),
         Strategy("corral", "", ("PI-corral pruning: when every push of a corral's boxes goes inwards and can be "
                   "made now, push one of them next"),
