@@ -71,6 +71,9 @@ def cli() -> None:
               help="Push families: first spend up to SECONDS on staged solving, a chain of short plans that each "
               "put one more box on a goal, with backtracking (a goal agenda: fast on levels with many boxes; "
               "incomplete, never optimal), then run the horizon loop with the time left.")
+@click.option("--stage-encoding", type=click.Choice(list(ENCODINGS)), metavar="FAMILY",
+              help="With --staged: the push family of the stages (default: --encoding), e.g. push-macro stages "
+              "before a push-route horizon loop; the stages keep the strategies that family supports.")
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="Extra clingo option, e.g. --clingo-arg=--configuration=crafty.")
 @click.option("--portfolio", is_flag=True, help="Race the portfolio's configurations on the cores and keep the "
               "first validated plan (see `sokoasp portfolio`); --encoding/--strategy are then not used.")
@@ -88,6 +91,7 @@ def solve_command(
     time_limit: float | None,
     memory_limit: int | None,
     staged: float | None,
+    stage_encoding: str | None,
     clingo_args: tuple[str, ...],
     portfolio: bool,
     as_json: bool,
@@ -124,9 +128,12 @@ def solve_command(
         max_horizon=max_horizon,
         clingo_args=clingo_args,
         staged=staged,
+        stage_encoding=stage_encoding,
     )
-    if portfolio and (strategies or staged):
+    if portfolio and (strategies or staged or stage_encoding):
         raise InputError("--portfolio chooses its own strategies and staging: drop --strategy and --staged")
+    if stage_encoding and not staged:
+        raise InputError("--stage-encoding names the family of the stages: give --staged SECONDS too")
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if portfolio:
@@ -232,7 +239,7 @@ def list_portfolio() -> None:
     rows = [("member", "encoding", "strategies", "first horizon", "staged first")]
     for number, member in enumerate(DEFAULT_MEMBERS, start=1):
         start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
-        staged = f"{member.staged:g} s" if member.staged else "no"
+        staged = f"{member.staged:g} s of {member.stage_encoding or member.encoding}" if member.staged else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start, staged))
     click.echo(table(rows))
 

@@ -26,8 +26,8 @@ from .worker import GRACE_SECONDS, start_worker
 STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
-    SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=5, max_horizon=400,
-                staged=STAGED_SECONDS),
+    SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
+                staged=STAGED_SECONDS, stage_encoding="push-macro"),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )
 

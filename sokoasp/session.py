@@ -34,6 +34,7 @@ class SolveConfig:
     time_limit: float | None = None  # seconds; soft (solving only)
     clingo_args: tuple[str, ...] = ()
     staged: float | None = None  # seconds of staged search (sokoasp.staged) before the horizon loop
+    stage_encoding: str | None = None  # the family of the stages (default: ``encoding``)
 
     def describe(self) -> dict[str, object]:
         return {
@@ -46,6 +47,7 @@ class SolveConfig:
             "time_limit": self.time_limit,
             "clingo_args": list(self.clingo_args),
             "staged": self.staged,
+            "stage_encoding": self.stage_encoding,
             "clingo": clingo.__version__,
             "sokoasp": sokoasp_version(),
         }

@@ -38,6 +38,7 @@ from .plans import PlanExtractor, extract_plan
 from .search import player_region
 from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
+from .strategies import get_strategy
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_SHARE = 64  # in the first pass a stage gets 1/FIRST_SHARE of the budget; each pass doubles it
@@ -74,8 +75,12 @@ def check_staged(encoding: Encoding) -> None:
 
 
 def stage_config(config: SolveConfig) -> SolveConfig:
-    kept = tuple(name for name in config.strategies if name in STAGE_STRATEGIES)
-    return replace(config, strategies=kept, staged=None)
+    """The configuration of the stages: the stage family, and the strategies that hold for any
+    goal count and that family supports."""
+    encoding = config.stage_encoding or config.encoding
+    kept = tuple(name for name in config.strategies
+                 if name in STAGE_STRATEGIES and encoding in get_strategy(name).encodings)
+    return replace(config, encoding=encoding, strategies=kept, staged=None, stage_encoding=None)
 
 
 @dataclass(frozen=True)
@@ -282,7 +287,7 @@ class StagedSearch:
 
 def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
     """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit)."""
-    check_staged(get_encoding(config.encoding))
+    check_staged(get_encoding(stage_config(config).encoding))
     search = StagedSearch(config, clock, budget, progress)
     search.outcome.plan = search.run(level)
     return search.outcome

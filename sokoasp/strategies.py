@@ -42,7 +42,7 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("ff", "FF", "forbidden fields, listing 4.6 (flags corridor cells too: unsound)",
                  Soundness.MAY_LOSE, THESIS_ENCODINGS, ("ff",)),
         Strategy("dead", "", "exact dead squares from Python (simple deadlocks), sound FF",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("dead",)),
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS + ("push-route",), ("dead",)),
         Strategy("clutter", "Clutter", "2x2 block of boxes/walls with a box off target, listing 4.8",
                  Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("clutter",)),
         Strategy("wbtc", "WBTC", "more boxes than goals in a wall segment, listing 4.7 generalised",
