@@ -4,6 +4,8 @@ are told to, and the joined plans replay; staged solving is never called optimal
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from corpus import HAND_MADE, multi_box_corpus
 from helpers import assert_replays, level_of
@@ -232,6 +234,28 @@ def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
     assert stage_config(config).strategies == ("dead", "freeze")
 
 
+def test_stages_of_another_family_keep_the_strategies_it_supports() -> None:
+    config = SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound", "guide"), staged=5,
+                         stage_encoding="push-macro")
+    stages = stage_config(config)
+    assert stages.encoding == "push-macro" and stages.strategies == ("dead", "freeze", "guide")
+    assert stage_config(SolveConfig(encoding="push-route", strategies=("dead", "straight"), staged=5)).strategies == ("dead",)
+
+
+def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
+    """Stages of one family, and the horizon loop of another when they give up: both solve, and
+    the result names the loop's family."""
+    level = level_of(HAND_MADE["corridor"])
+    config = SolveConfig(encoding="push-route", strategies=("dead", "freeze"), stage_encoding="push-macro")
+    staged = solve(level, replace(config, staged=30))
+    assert staged.status is Status.SOLVED and staged.message.startswith("staged search: a plan")
+    assert_replays(level, staged.plan)
+    looped = solve(level, replace(config, staged=1e-9))
+    assert looped.status.solved and looped.config["encoding"] == "push-route"
+    assert "staged search: no plan" in looped.stats["staged"]
+    assert_replays(level, looped.plan)
+
+
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_staged_search_plans_replay_and_are_not_called_optimal(name: str) -> None:
     level = level_of(CORPUS[name])
@@ -261,6 +285,10 @@ def test_staged_needs_a_push_family(tmp_path) -> None:
     assert code == ExitCode.INPUT_ERROR and "drop --strategy and --staged" in out
     code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "5", path)
     assert code == ExitCode.SOLVED and "staged search: a plan" in out
+    code, out = run("solve", "-e", "push-route", "--stage-encoding", "incremental", "--staged", "5", path)
+    assert code == ExitCode.INPUT_ERROR and "needs a push family" in out and "not 'incremental'" in out
+    code, out = run("solve", "-e", "push-route", "--stage-encoding", "push-macro", path)
+    assert code == ExitCode.INPUT_ERROR and "give --staged SECONDS too" in out
 
 
 def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp_path) -> None:
