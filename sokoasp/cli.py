@@ -114,6 +114,8 @@ def solve_command(
                                                          (many boxes: independent slides share a step)
       sokoasp solve -e push-macro -s dead -s freeze -s bound --start-factor 4 --time-limit 60 LEVEL
                                                          (hard levels: long horizons first)
+      sokoasp solve -e push-route -s dead -s freeze -s bound --start-factor 3 --time-limit 60 LEVEL
+                                                         (long plans, few boxes: one box route per step)
       sokoasp solve -e push-macro -s dead -s freeze --staged 30 --time-limit 300 LEVEL
                                                          (many boxes: one more box on a goal per stage)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
