@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,23 @@ def test_a_search_limit_is_not_mistaken_for_no_plan() -> None:
     assert result.status is Status.TIMEOUT and result.plan is None
 
 
+def assert_a_plan_at_the_oracles_horizon_and_none_below(encoding: str, strategies: tuple[str, ...],
+                                                       oracle: Callable[[str], int | None]) -> None:
+    """On every small level, the family asked for exactly the oracle's fewest steps finds a plan
+    (no fewer pushes than the push optimum, replayed) and finds none below."""
+    for name, text in sorted(SOLVABLE.items()):
+        level = level_of(text)
+        optimum = oracle(text)
+        assert optimum is not None, name
+        exact = SolveConfig(encoding=encoding, strategies=strategies, min_horizon=optimum, max_horizon=optimum)
+        found = solve(level, exact)
+        assert found.status.solved and found.horizon == optimum, (name, found.message)
+        assert found.pushes >= bfs_pushes(text)
+        assert_replays(level, found.plan)
+        below = solve(level, SolveConfig(encoding=encoding, strategies=strategies, max_horizon=optimum - 1))
+        assert below.status is Status.NO_PLAN_UP_TO_HORIZON, name
+
+
 MACRO_STRATEGIES = [s.name for s in STRATEGIES.values() if "push-macro" in s.encodings and s.soundness is Soundness.KEEPS_OPTIMAL]
 
 
@@ -160,16 +178,7 @@ MACRO_STRATEGIES = [s.name for s in STRATEGIES.values() if "push-macro" in s.enc
 def test_macro_family_has_a_plan_at_the_fewest_slides_and_none_below(strategies: tuple[str, ...]) -> None:
     """The macro family asked for exactly the oracle's fewest slides finds a plan (so strategies
     that keep optimal plans keep the slide-optimal ones) and none below."""
-    for name, text in sorted(SOLVABLE.items()):
-        level = level_of(text)
-        optimum = bfs_slides(text)
-        exact = SolveConfig(encoding="push-macro", strategies=strategies, min_horizon=optimum, max_horizon=optimum)
-        found = solve(level, exact)
-        assert found.status.solved and found.horizon == optimum, (name, found.message)
-        assert found.pushes >= bfs_pushes(text)
-        assert_replays(level, found.plan)
-        below = solve(level, SolveConfig(encoding="push-macro", strategies=strategies, max_horizon=optimum - 1))
-        assert below.status is Status.NO_PLAN_UP_TO_HORIZON, name
+    assert_a_plan_at_the_oracles_horizon_and_none_below("push-macro", strategies, bfs_slides)
 
 
 def test_pushes_that_return_to_an_earlier_state_are_cut_from_a_plan() -> None:
@@ -220,16 +229,7 @@ ROUTE_STRATEGIES = [s.name for s in STRATEGIES.values() if "push-route" in s.enc
 def test_route_family_has_a_plan_at_the_fewest_box_moves_and_none_below(strategies: tuple[str, ...]) -> None:
     """The route family asked for exactly the oracle's fewest box moves finds a plan (so its
     symmetry cuts and the strategies that keep optimal plans keep those plans) and none below."""
-    for name, text in sorted(SOLVABLE.items()):
-        level = level_of(text)
-        optimum = bfs_box_moves(text)
-        exact = SolveConfig(encoding="push-route", strategies=strategies, min_horizon=optimum, max_horizon=optimum)
-        found = solve(level, exact)
-        assert found.status.solved and found.horizon == optimum, (name, found.message)
-        assert found.pushes >= bfs_pushes(text)
-        assert_replays(level, found.plan)
-        below = solve(level, SolveConfig(encoding="push-route", strategies=strategies, max_horizon=optimum - 1))
-        assert below.status is Status.NO_PLAN_UP_TO_HORIZON, name
+    assert_a_plan_at_the_oracles_horizon_and_none_below("push-route", strategies, bfs_box_moves)
 
 
 def test_one_route_takes_a_box_round_a_corner_with_the_player_walking_round_it() -> None:
