@@ -241,7 +241,7 @@ def list_portfolio() -> None:
     rows = [("member", "encoding", "strategies", "first horizon", "staged first")]
     for number, member in enumerate(DEFAULT_MEMBERS, start=1):
         start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
-        staged = f"{member.staged:g} s of {member.stage_encoding or member.encoding}" if member.staged else "no"
+        staged = f"{member.staged:g} s of {member.stage_family}" if member.staged else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start, staged))
     click.echo(table(rows))
 

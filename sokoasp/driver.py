@@ -29,7 +29,7 @@ def check_config(config: SolveConfig) -> Encoding:
     if not encoding.incremental and config.horizon is None:
         raise InputError(f"encoding {encoding.name!r} needs a horizon: give --horizon N or #const horizon in the file")
     if config.staged is not None:
-        check_staged(get_encoding(config.stage_encoding or encoding.name))
+        check_staged(get_encoding(config.stage_family))
     return encoding
 
 

@@ -36,6 +36,11 @@ class SolveConfig:
     staged: float | None = None  # seconds of staged search (sokoasp.staged) before the horizon loop
     stage_encoding: str | None = None  # the family of the stages (default: ``encoding``)
 
+    @property
+    def stage_family(self) -> str:
+        """The push family the stages of a staged search run in."""
+        return self.stage_encoding or self.encoding
+
     def describe(self) -> dict[str, object]:
         return {
             "encoding": self.encoding,

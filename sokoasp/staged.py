@@ -77,7 +77,7 @@ def check_staged(encoding: Encoding) -> None:
 def stage_config(config: SolveConfig) -> SolveConfig:
     """The configuration of the stages: the stage family, and the strategies that hold for any
     goal count and that family supports."""
-    encoding = config.stage_encoding or config.encoding
+    encoding = config.stage_family
     kept = tuple(name for name in config.strategies
                  if name in STAGE_STRATEGIES and encoding in get_strategy(name).encodings)
     return replace(config, encoding=encoding, strategies=kept, staged=None, stage_encoding=None)
@@ -287,7 +287,7 @@ class StagedSearch:
 
 def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
     """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit)."""
-    check_staged(get_encoding(stage_config(config).encoding))
+    check_staged(get_encoding(config.stage_family))
     search = StagedSearch(config, clock, budget, progress)
     search.outcome.plan = search.run(level)
     return search.outcome
