@@ -153,7 +153,8 @@ def finish(
 
 
 def finish_with_plan(result: Result, session: Session, status: Status, horizon: int) -> Result:
-    result.plan = extract_plan(session.level, session.extractor.symbols, session.encoding.unit)
+    result.plan = extract_plan(session.level, session.extractor.symbols, session.encoding.unit,
+                               session.encoding.reverse)
     result.moves, result.pushes = len(result.plan), count_pushes(result.plan)
     return finish(result, session.clock, session, status, "", horizon)
 

@@ -182,17 +182,36 @@ def route_pushes(level: Level, routes: list[Route]) -> list[Push]:
     return pushes
 
 
+def reverse_route_pushes(level: Level, routes: list[Route]) -> list[Push]:
+    """The pushes of a pull-route model: its routes (pulls from the goals back to the start
+    squares) played backwards from the level's start, each as a push route. Backward step k
+    begins with the player in the region of step k-1's stand, so the forward route must end
+    with the player able to walk there; the first backward step may begin anywhere."""
+    boxes, player, pushes = set(level.boxes), level.player, []
+    for number in range(len(routes), 0, -1):
+        lift, drop, _ = routes[number - 1]
+        stand = routes[number - 2][2] if number > 1 else None
+        found = fewest_pushes(level.floor, frozenset(boxes - {drop}), drop, player, lift, stand)
+        if found is None:
+            raise SokoaspError(f"no push route for the box at {drop} back to {lift} (pulled at step {number})")
+        pushes += found
+        boxes.discard(drop)
+        boxes.add(lift)
+        player = found[-1].box if found else player
+    return pushes
+
+
 def fewest_pushes(floor: frozenset[Cell], others: frozenset[Cell], box: Cell, player: Cell,
-                  drop: Cell, stand: Cell) -> list[Push] | None:
-    """Fewest pushes that bring ``box`` to ``drop`` with the player able to walk to ``stand``,
-    the boxes in ``others`` fixed (0-1 breadth-first search: walking is free)."""
+                  drop: Cell, stand: Cell | None) -> list[Push] | None:
+    """Fewest pushes that bring ``box`` to ``drop`` with the player able to walk to ``stand``
+    (None: anywhere), the boxes in ``others`` fixed (0-1 breadth-first search: walking is free)."""
     start = (box, player)
     pushes_at = {start: 0}
     came: dict[State, tuple[State, Push | None] | None] = {start: None}
     queue = deque([start])
     while queue:
         state = queue.popleft()
-        if state == (drop, stand):
+        if state[0] == drop and stand in (None, state[1]):
             return pushes_to(state, came)
         for nxt, push in moves(floor, others, state):
             cost = pushes_at[state] + (push is not None)
@@ -231,9 +250,13 @@ def pushes_to(state: State, came: dict[State, tuple[State, Push | None] | None])
     return list(reversed(pushes))
 
 
-def extract_plan(level: Level, symbols: list[clingo.Symbol], unit: str) -> str:
+def extract_plan(level: Level, symbols: list[clingo.Symbol], unit: str, reverse: bool = False) -> str:
+    """The LURD plan of a model; ``reverse``: its routes are pulls (pull-route.lp)."""
     if unit != "push":
         return move_plan(symbols)
     routes = route_steps(symbols)
-    pushes = route_pushes(level, routes) if routes else push_sequence(symbols)
+    if reverse:
+        pushes = reverse_route_pushes(level, routes)
+    else:
+        pushes = route_pushes(level, routes) if routes else push_sequence(symbols)
     return expand_pushes(level, without_cycles(level, pushes))

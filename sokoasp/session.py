@@ -16,6 +16,7 @@ from .families import Encoding, encoding_paths
 from .instance import program_facts
 from .level import Level
 from .plans import PlanExtractor
+from .reverse import reverse_facts
 from .strategies import strategy_clingo_args, strategy_paths
 
 DEFAULT_MAX_HORIZON = 200
@@ -107,7 +108,9 @@ class Session:
             self.control.load(str(path))
         for path in strategy_paths(config.strategies, encoding.name):
             self.control.load(str(path))
-        self.control.add("base", [], program_facts(level) if facts is None else facts)
+        if facts is None:
+            facts = reverse_facts(level) if encoding.reverse else program_facts(level)
+        self.control.add("base", [], facts)
         self.reusable = reusable
         self.checked: set[int] = set()  # horizons whose check(t) part is grounded
         self.rules = 0

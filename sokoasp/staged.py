@@ -65,13 +65,14 @@ class StagedOutcome:
 
 
 def can_stage(encoding: Encoding) -> bool:
-    """Staged solving needs a push family solved by clingo (subgoal.lp reads push-core's atoms)."""
-    return encoding.unit == "push" and not encoding.planner
+    """Staged solving needs a forward push family solved by clingo (subgoal.lp reads
+    push-core's atoms)."""
+    return encoding.unit == "push" and not encoding.planner and not encoding.reverse
 
 
 def check_staged(encoding: Encoding) -> None:
     if not can_stage(encoding):
-        raise InputError(f"--staged needs a push family (push, push-jump, push-macro, ...), not {encoding.name!r}")
+        raise InputError(f"--staged needs a forward push family (push, push-jump, push-macro, ...), not {encoding.name!r}")
 
 
 def stage_config(config: SolveConfig) -> SolveConfig:

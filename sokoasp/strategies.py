@@ -22,6 +22,7 @@ class Soundness(str, Enum):
 
 THESIS_ENCODINGS = ("plain", "incremental", "split", "split-incremental")
 PUSH_ENCODINGS = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
+ROUTE_ENCODINGS = ("push-route", "pull-route")
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,8 @@ STRATEGIES: dict[str, Strategy] = {
     for s in [
         Strategy("ff", "FF", "forbidden fields, listing 4.6 (flags corridor cells too: unsound)",
                  Soundness.MAY_LOSE, THESIS_ENCODINGS, ("ff",)),
-        Strategy("dead", "", "exact dead squares from Python (simple deadlocks), sound FF",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS + ("push-route",), ("dead",)),
+        Strategy("dead", "", "exact dead squares from Python (simple deadlocks; for pull-route: backwards), sound FF",
+                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS + ROUTE_ENCODINGS, ("dead",)),
         Strategy("clutter", "Clutter", "2x2 block of boxes/walls with a box off target, listing 4.8",
                  Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("clutter",)),
         Strategy("wbtc", "WBTC", "more boxes than goals in a wall segment, listing 4.7 generalised",
@@ -50,8 +51,8 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("freeze", "", "freeze deadlocks: a box off goal that can never move again",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS + ("push-route",), ("freeze",)),
         Strategy("bound", "", ("per-state lower bound: box distances to goals (pushes; slides for the macro families; "
-                  "boxes off goals for push-route) <= steps left"),
-                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel", "push-route"), ("bound",)),
+                  "boxes off goals (targets) for the route families) <= steps left"),
+                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel") + ROUTE_ENCODINGS, ("bound",)),
         Strategy("corral", "", ("PI-corral pruning: when every push of a corral's boxes goes inwards and can be "
                   "made now, push one of them next"),
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("corral",)),
@@ -108,9 +109,13 @@ def strategy_paths(names: tuple[str, ...], encoding: str) -> list[Path]:
 
 def strategy_file(folder: str, encoding: str) -> Path:
     """The strategy's file for this encoding; the push families share ``push.lp`` unless a
-    family has its own file (push-macro-parallel falls back to push-macro's, then push.lp)."""
+    family has its own file (push-macro-parallel falls back to push-macro's, then push.lp;
+    pull-route reads the atoms push-route does, and its facts are turned round, so it shares
+    push-route's files)."""
     folder_path = encodings_dir() / "strategies" / folder
     candidates = [encoding]
+    if encoding == "pull-route":
+        candidates.append("push-route")
     if encoding.startswith("push-macro"):
         candidates.append("push-macro")
     if encoding.startswith("push"):

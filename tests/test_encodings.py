@@ -222,14 +222,17 @@ def test_parallel_macro_keeps_slides_that_touch_the_same_square_in_separate_step
     assert_replays(level_of(text), result.plan)
 
 
-ROUTE_STRATEGIES = [s.name for s in STRATEGIES.values() if "push-route" in s.encodings and s.soundness is Soundness.KEEPS_OPTIMAL]
+ROUTE_CASES = [(encoding, strategies) for encoding in ("push-route", "pull-route")
+               for strategies in [(), *[(s.name,) for s in STRATEGIES.values()
+                                        if encoding in s.encodings and s.soundness is Soundness.KEEPS_OPTIMAL]]]
 
 
-@pytest.mark.parametrize("strategies", [(), *[(name,) for name in ROUTE_STRATEGIES]])
-def test_route_family_has_a_plan_at_the_fewest_box_moves_and_none_below(strategies: tuple[str, ...]) -> None:
-    """The route family asked for exactly the oracle's fewest box moves finds a plan (so its
-    symmetry cuts and the strategies that keep optimal plans keep those plans) and none below."""
-    assert_a_plan_at_the_oracles_horizon_and_none_below("push-route", strategies, bfs_box_moves)
+@pytest.mark.parametrize(("encoding", "strategies"), ROUTE_CASES)
+def test_route_families_have_a_plan_at_the_fewest_box_moves_and_none_below(encoding: str, strategies: tuple[str, ...]) -> None:
+    """The route families (forwards and backwards) asked for exactly the oracle's fewest box
+    moves find a plan (so their symmetry cuts and the strategies that keep optimal plans keep
+    those plans) and none below."""
+    assert_a_plan_at_the_oracles_horizon_and_none_below(encoding, strategies, bfs_box_moves)
 
 
 def test_one_route_takes_a_box_round_a_corner_with_the_player_walking_round_it() -> None:
@@ -238,6 +241,26 @@ def test_one_route_takes_a_box_round_a_corner_with_the_player_walking_round_it()
     result = solve(level_of(text), SolveConfig(encoding="push-route", max_horizon=1))
     assert result.status.solved and result.horizon == 1 and result.pushes == bfs_pushes(text) == 3
     assert_replays(level_of(text), result.plan)
+
+
+def test_pull_route_ends_with_the_player_in_its_start_region() -> None:
+    """The player starts shut in the left column. Pulled back from the goals, the boxes reach
+    their start squares in fewer box moves with the player ending elsewhere; the forward plan
+    needs the player's start region (found by a random search with that condition cut out)."""
+    text = "########\n#  #   #\n#@# $  #\n# .$.  #\n########\n"
+    level = level_of(text)
+    result = solve(level, SolveConfig(encoding="pull-route", max_horizon=bfs_box_moves(text)))
+    assert result.status.solved and result.horizon == bfs_box_moves(text) == 4
+    assert_replays(level, result.plan)
+
+
+def test_a_pulled_route_that_cannot_be_pushed_back_is_refused_not_trusted() -> None:
+    from sokoasp.errors import SokoaspError
+    from sokoasp.plans import reverse_route_pushes
+
+    level = level_of("#######\n#@$#  #\n#  # .#\n#######\n")
+    with pytest.raises(SokoaspError, match="no push route"):
+        reverse_route_pushes(level, [((2, 1), (5, 2), (4, 2))])
 
 
 def test_a_route_the_other_boxes_block_is_refused_not_trusted() -> None:

@@ -1,0 +1,47 @@
+"""The level turned round for the reverse route family (encodings/pull-route.lp).
+
+Backwards, the boxes start on the goals and are pulled to their start squares (the targets),
+and the player may start anywhere, since a forward plan may end with the player anywhere; the
+backward plan must end with the player able to walk to its start square (``start_player/2``).
+``dead/2`` are the squares a pulled box can never leave for a start square: those a lone box
+cannot be pushed to from any start square, and the forward dead squares (no pull from a goal
+reaches them anyway). Python plays the backward steps in reverse order as push routes
+(``plans.reverse_route_pushes``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .analysis import dead_squares
+from .facts import field_pools
+from .level import DIRECTIONS, Cell, Level, add
+
+
+def pushed_to(level: Level) -> frozenset[Cell]:
+    """The squares a lone box can be pushed to from one of the start squares of the boxes."""
+    seen = set(level.boxes)
+    queue = deque(sorted(level.boxes))
+    while queue:
+        cell = queue.popleft()
+        for delta in DIRECTIONS.values():
+            ahead, behind = add(cell, delta), (cell[0] - delta[0], cell[1] - delta[1])
+            if ahead in level.floor and behind in level.floor and ahead not in seen:
+                seen.add(ahead)
+                queue.append(ahead)
+    return frozenset(seen)
+
+
+def reverse_dead_squares(level: Level) -> frozenset[Cell]:
+    return level.floor - (pushed_to(level) - dead_squares(level))
+
+
+def reverse_facts(level: Level) -> str:
+    """The facts pull-route.lp reads: the floor, boxes on the goals, targets on the start
+    squares, the player's start square, and the backward dead squares."""
+    lines = [f"init(field({pools}))." for pools in field_pools(level.floor)]
+    lines += [f"init(at({n},{x},{y}))." for n, (x, y) in enumerate(sorted(level.goals), start=1)]
+    lines += [f"init(target({x},{y}))." for x, y in sorted(level.boxes)]
+    lines.append(f"start_player({level.player[0]},{level.player[1]}).")
+    lines += [f"dead({x},{y})." for x, y in sorted(reverse_dead_squares(level))]
+    return "\n".join(lines) + "\n"
