@@ -116,6 +116,8 @@ def solve_command(
                                                          (hard levels: long horizons first)
       sokoasp solve -e push-route -s dead -s freeze -s bound --start-factor 3 --time-limit 60 LEVEL
                                                          (long plans, few boxes: one box route per step)
+      sokoasp solve -e pull-route -s dead -s bound --start-factor 3 --time-limit 60 LEVEL
+                                                         (the same backwards: boxes pulled off the goals)
       sokoasp solve -e push-macro -s dead -s freeze --staged 30 --time-limit 300 LEVEL
                                                          (many boxes: one more box on a goal per stage)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok

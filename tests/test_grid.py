@@ -195,7 +195,7 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
 
 def test_staged_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
     grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "incremental"]', "staged = [0, 5]")
-    assert skipped == ["incremental with staged 5 s: staged solving needs a push family"]
+    assert skipped == ["incremental with staged 5 s: staged solving needs a forward push family"]
     assert [r.key for r in both if not r.staged] == [r.key for r in plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push-macro", "incremental", "push-macro [staged 5 s]"}
     database = tmp_path / "r.sqlite"

@@ -280,13 +280,15 @@ def test_when_the_staged_search_fails_the_horizon_loop_still_runs() -> None:
 def test_staged_needs_a_push_family(tmp_path) -> None:
     path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
     code, out = run("solve", "-e", "incremental", "--staged", "5", path)
-    assert code == ExitCode.INPUT_ERROR and "--staged needs a push family" in out and "Traceback" not in out
+    assert code == ExitCode.INPUT_ERROR and "--staged needs a forward push family" in out and "Traceback" not in out
+    code, out = run("solve", "-e", "pull-route", "--staged", "5", path)
+    assert code == ExitCode.INPUT_ERROR and "needs a forward push family" in out and "not 'pull-route'" in out
     code, out = run("solve", "--portfolio", "--staged", "5", path)
     assert code == ExitCode.INPUT_ERROR and "drop --strategy and --staged" in out
     code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "5", path)
     assert code == ExitCode.SOLVED and "staged search: a plan" in out
     code, out = run("solve", "-e", "push-route", "--stage-encoding", "incremental", "--staged", "5", path)
-    assert code == ExitCode.INPUT_ERROR and "needs a push family" in out and "not 'incremental'" in out
+    assert code == ExitCode.INPUT_ERROR and "needs a forward push family" in out and "not 'incremental'" in out
     code, out = run("solve", "-e", "push-route", "--stage-encoding", "push-macro", path)
     assert code == ExitCode.INPUT_ERROR and "give --staged SECONDS too" in out
 

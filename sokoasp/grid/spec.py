@@ -108,7 +108,7 @@ class GridSpec:
                 skipped.append(f"{PORTFOLIO} with {chosen}: the portfolio chooses its own")
                 continue
             if staged and not can_stage(ENCODINGS[encoding]):
-                skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
+                skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a forward push family")
                 continue
             unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
             if unsupported:
