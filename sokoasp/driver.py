@@ -16,7 +16,7 @@ from .plans import extract_plan
 from .result import Result, Status
 from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
 from .simulator import count_pushes, replay
-from .staged import check_staged, solve_staged
+from .staged import check_phases, check_staged, loop_config, solve_staged
 from .strategies import Soundness, check_supported, soundness_of
 
 __all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Session", "SolveConfig", "check_config", "solve", "validate"]
@@ -25,11 +25,14 @@ __all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Session", "SolveConfig",
 def check_config(config: SolveConfig) -> Encoding:
     """Refuse a configuration that cannot run (raises InputError), before any work starts."""
     encoding = get_encoding(config.encoding)
-    check_supported(config.strategies, encoding.name)
     if not encoding.incremental and config.horizon is None:
         raise InputError(f"encoding {encoding.name!r} needs a horizon: give --horizon N or #const horizon in the file")
     if config.staged is not None:
         check_staged(get_encoding(config.stage_family))
+    if config.stage_family == encoding.name or config.staged is None:
+        check_supported(config.strategies, encoding.name)
+    else:
+        check_phases(config)
     return encoding
 
 
@@ -51,6 +54,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
         if outcome.plan is not None:
             return validate(level, staged_result(base, clock, outcome.plan, staged_note))
         progress(staged_note)
+        config = loop_config(config)
     session = Session(level, encoding, config, clock)
     if encoding.incremental:
         result = run_incremental(session, config, base, progress)

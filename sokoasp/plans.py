@@ -6,7 +6,9 @@ of one box in a line): each push is expanded with a shortest walk of the player 
 behind the box (so the plan is push-optimal, not move-optimal). The route family shows, per
 step, which box is lifted, where it is dropped and where the player ends (``lift/3``,
 ``drop/3``, ``stand/3``); its pushes are found again by a search over (box, player) squares
-with the other boxes fixed, and a wrong model is caught by the simulator, not trusted.
+with the other boxes fixed, and a wrong model is caught by the simulator, not trusted. The
+reverse route family (pull-route) shows the same atoms for pulls from the goals; its steps are
+played back last to first, each as a push route.
 """
 
 from __future__ import annotations

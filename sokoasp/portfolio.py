@@ -4,14 +4,16 @@ plan (Froleyks 2016), and choose members from grid data by greedy set cover.
 The default members are ``choose_members`` applied to the grids of BENCHMARKS.md: all 155
 Microban levels with push-macro started at 1x, 3x and 5x its lower bound
 (generators/microban-60-start.toml) and push-macro-parallel (generators/microban-60-parallel.toml),
-and the twelve 9x8 thesis-like boards with 8 and 10 boxes with the same configurations. With
-two cores the first two race: push-macro asked for 3x the lower bound first (a plan at a long
-horizon is often found sooner than short horizons are refuted), and a member that first spends
-10 s on push-macro stages (one more box on a goal per stage, which takes XSokoban levels that no
-horizon loop reaches in 300 s) and then asks push-route (one box moved along any route per
-step) for 3x its bound. push-route replaced push-macro from 5x in that member: on Microban
-(generators/microban-60-route.toml) it solves levels that no push-macro configuration
-solves, with long plans of few box moves. The third is push-macro with the usual schedule.
+and the twelve 9x8 thesis-like boards with the same configurations. With two cores the first
+two race: push-macro asked for 3x the lower bound first (a plan at a long horizon is often
+found sooner than short horizons are refuted), and a member that first spends 10 s on
+push-macro stages with dead and freeze (one more box on a goal per stage, which takes XSokoban
+levels that no horizon loop reaches in 300 s) and then asks pull-route with dead and bound
+(one box pulled back from the goals along a route per step: the reverse search) for 3x its
+bound. pull-route replaced push-route there, which had replaced push-macro from 5x: on
+Microban (generators/microban-60-pull.toml, both directions in one grid) the reverse search
+solves levels that neither push-route nor any push-macro configuration solves, with long plans
+of few box moves. The third is push-macro with the usual schedule.
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
 
@@ -29,7 +31,7 @@ from .worker import GRACE_SECONDS, start_worker
 STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
-    SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
+    SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
                 staged=STAGED_SECONDS, stage_encoding="push-macro"),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )

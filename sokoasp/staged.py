@@ -75,6 +75,23 @@ def check_staged(encoding: Encoding) -> None:
         raise InputError(f"--staged needs a forward push family (push, push-jump, push-macro, ...), not {encoding.name!r}")
 
 
+def check_phases(config: SolveConfig) -> None:
+    """With staged solving a strategy serves the phases whose family supports it: the horizon
+    loop, or the stages (if it holds for any goal count). One that serves neither is refused."""
+    loop, stages = get_encoding(config.encoding), get_encoding(config.stage_family)
+    for name in config.strategies:
+        strategy = get_strategy(name)
+        if loop.name not in strategy.encodings and not (name in STAGE_STRATEGIES and stages.name in strategy.encodings):
+            raise InputError(f"strategy {strategy.name!r} supports neither the stages ({stages.name}) nor the "
+                             f"horizon loop ({loop.name}) (it supports {', '.join(strategy.encodings)})")
+
+
+def loop_config(config: SolveConfig) -> SolveConfig:
+    """The configuration of the horizon loop after the stages: the strategies its family supports."""
+    kept = tuple(name for name in config.strategies if config.encoding in get_strategy(name).encodings)
+    return replace(config, strategies=kept)
+
+
 def stage_config(config: SolveConfig) -> SolveConfig:
     """The configuration of the stages: the stage family, and the strategies that hold for any
     goal count and that family supports."""

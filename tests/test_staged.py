@@ -256,6 +256,28 @@ def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
     assert_replays(level, looped.plan)
 
 
+def test_each_phase_takes_the_strategies_its_family_supports() -> None:
+    """Freeze serves push-macro stages though the pull-route loop has none; a strategy that
+    serves neither phase, or freeze for pull-route without stages, is refused."""
+    from sokoasp.driver import check_config
+    from sokoasp.errors import InputError
+    from sokoasp.staged import loop_config
+
+    config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"), staged=5,
+                         stage_encoding="push-macro")
+    check_config(config)
+    assert stage_config(config).strategies == ("dead", "freeze")
+    assert loop_config(config).strategies == ("dead", "bound")
+    with pytest.raises(InputError, match="supports neither the stages"):
+        check_config(replace(config, strategies=("dead", "corral")))
+    with pytest.raises(InputError, match="does not support encoding 'pull-route'"):
+        check_config(replace(config, staged=None, stage_encoding=None))
+    level = level_of(HAND_MADE["corridor"])
+    looped = solve(level, replace(config, staged=1e-9))
+    assert looped.status.solved and looped.config["strategies"] == ["dead", "freeze", "bound"]
+    assert_replays(level, looped.plan)
+
+
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_staged_search_plans_replay_and_are_not_called_optimal(name: str) -> None:
     level = level_of(CORPUS[name])
