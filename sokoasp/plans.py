@@ -150,7 +150,7 @@ def without_cycles(level: Level, pushes: list[Push]) -> list[Push]:
     return kept
 
 
-Route = tuple[Cell, Cell, Cell]  # lifted box, dropped box, player's end square
+Route = tuple[Cell, Cell, Cell | None]  # lifted box, dropped box, player's end square (None: anywhere)
 State = tuple[Cell, Cell]  # box, player
 
 
@@ -171,7 +171,8 @@ def route_steps(symbols: list[clingo.Symbol]) -> list[Route]:
 
 
 def route_pushes(level: Level, routes: list[Route]) -> list[Push]:
-    """The pushes of the routes, one after the other, from the level's start."""
+    """The pushes of the routes, one after the other, from the level's start. A route whose
+    player end square is None may leave the player anywhere."""
     boxes, player, pushes = set(level.boxes), level.player, []
     for number, (lift, drop, stand) in enumerate(routes, start=1):
         found = fewest_pushes(level.floor, frozenset(boxes - {lift}), lift, player, drop, stand)
@@ -180,27 +181,19 @@ def route_pushes(level: Level, routes: list[Route]) -> list[Push]:
         pushes += found
         boxes.discard(lift)
         boxes.add(drop)
-        player = stand
+        player = stand if stand is not None else (found[-1].box if found else player)
     return pushes
 
 
 def reverse_route_pushes(level: Level, routes: list[Route]) -> list[Push]:
     """The pushes of a pull-route model: its routes (pulls from the goals back to the start
-    squares) played backwards from the level's start, each as a push route. Backward step k
-    begins with the player in the region of step k-1's stand, so the forward route must end
-    with the player able to walk there; the first backward step may begin anywhere."""
-    boxes, player, pushes = set(level.boxes), level.player, []
-    for number in range(len(routes), 0, -1):
-        lift, drop, _ = routes[number - 1]
-        stand = routes[number - 2][2] if number > 1 else None
-        found = fewest_pushes(level.floor, frozenset(boxes - {drop}), drop, player, lift, stand)
-        if found is None:
-            raise SokoaspError(f"no push route for the box at {drop} back to {lift} (pulled at step {number})")
-        pushes += found
-        boxes.discard(drop)
-        boxes.add(lift)
-        player = found[-1].box if found else player
-    return pushes
+    squares) played last to first, each as a push route from where the box was dropped back
+    to where it was lifted. Backward step k begins with the player in the region of step k-1's
+    stand, so the push route must end with the player able to walk there; after the first
+    backward step (the last push route) the player may stand anywhere."""
+    forward = [(drop, lift, routes[number - 2][2] if number > 1 else None)
+               for number, (lift, drop, _) in reversed(list(enumerate(routes, start=1)))]
+    return route_pushes(level, forward)
 
 
 def fewest_pushes(floor: frozenset[Cell], others: frozenset[Cell], box: Cell, player: Cell,

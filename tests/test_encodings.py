@@ -259,7 +259,7 @@ def test_a_pulled_route_that_cannot_be_pushed_back_is_refused_not_trusted() -> N
     from sokoasp.plans import reverse_route_pushes
 
     level = level_of("#######\n#@$#  #\n#  # .#\n#######\n")
-    with pytest.raises(SokoaspError, match="no push route"):
+    with pytest.raises(SokoaspError, match="no route for the box at"):
         reverse_route_pushes(level, [((2, 1), (5, 2), (4, 2))])
 
 
