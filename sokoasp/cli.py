@@ -74,6 +74,11 @@ def cli() -> None:
 @click.option("--stage-encoding", type=click.Choice(list(ENCODINGS)), metavar="FAMILY",
               help="With --staged: the push family of the stages (default: --encoding), e.g. push-macro stages "
               "before a push-route horizon loop; the stages keep the strategies that family supports.")
+@click.option("--interleave", type=click.IntRange(1), default=1, show_default=True, metavar="N",
+              help="Jump families (push-jump, push-macro, push-macro-parallel, push-route, pull-route): ask N "
+              "horizons of the schedule in turn, in time slices that favour the shorter ones (Rintanen 2004's "
+              "algorithm B), instead of one after another: a longer horizon's plan may come sooner than a "
+              "shorter one's refutation.")
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="Extra clingo option, e.g. --clingo-arg=--configuration=crafty.")
 @click.option("--portfolio", is_flag=True, help="Race the portfolio's configurations on the cores and keep the "
               "first validated plan (see `sokoasp portfolio`); --encoding/--strategy are then not used.")
@@ -92,6 +97,7 @@ def solve_command(
     memory_limit: int | None,
     staged: float | None,
     stage_encoding: str | None,
+    interleave: int,
     clingo_args: tuple[str, ...],
     portfolio: bool,
     as_json: bool,
@@ -133,6 +139,7 @@ def solve_command(
         clingo_args=clingo_args,
         staged=staged,
         stage_encoding=stage_encoding,
+        interleave=interleave,
     )
     if portfolio and (strategies or staged or stage_encoding):
         raise InputError("--portfolio chooses its own strategies and staging: drop --strategy and --staged")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .analysis import boxes_off_goals, parallel_slide_lower_bound, push_lower_bound, slide_lower_bound, unsolvable_reason
 from .classical import solve_fast_downward
 from .errors import InputError
-from .families import Encoding, get_encoding, optimises
+from .families import ENCODINGS, Encoding, get_encoding, optimises
 from .level import Level
 from .plans import extract_plan
 from .result import Result, Status
@@ -18,6 +18,9 @@ from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig,
 from .simulator import count_pushes, replay
 from .staged import check_phases, check_staged, loop_config, solve_staged
 from .strategies import Soundness, check_supported, soundness_of
+
+FIRST_SLICE = 0.5  # interleaved horizons: seconds for the shortest open horizon in the first round
+SLICE_RATIO = 0.5  # interleaved horizons: each longer open horizon gets this share of the one before
 
 __all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Session", "SolveConfig", "check_config", "solve", "validate"]
 
@@ -27,6 +30,9 @@ def check_config(config: SolveConfig) -> Encoding:
     encoding = get_encoding(config.encoding)
     if not encoding.incremental and config.horizon is None:
         raise InputError(f"encoding {encoding.name!r} needs a horizon: give --horizon N or #const horizon in the file")
+    if config.interleave > 1 and not encoding.jumps:
+        raise InputError(f"--interleave needs a jump family (its horizon h admits every plan of up to h steps: "
+                         f"{', '.join(e.name for e in ENCODINGS.values() if e.jumps)}), not {encoding.name!r}")
     if config.staged is not None:
         check_staged(get_encoding(config.stage_family))
     if config.stage_family == encoding.name or config.staged is None:
@@ -55,8 +61,10 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
             return validate(level, staged_result(base, clock, outcome.plan, staged_note))
         progress(staged_note)
         config = loop_config(config)
-    session = Session(level, encoding, config, clock)
-    if encoding.incremental:
+    session = Session(level, encoding, config, clock, revisiting=config.interleave > 1)
+    if config.interleave > 1:
+        result = run_interleaved(session, config, base, progress)
+    elif encoding.incremental:
         result = run_incremental(session, config, base, progress)
     else:
         result = run_fixed(session, config, base)
@@ -100,7 +108,6 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     # shorter plan) is.
     bound = first_horizon(session.level, session.encoding)
     start = max(config.min_horizon, config.start_factor * bound)
-    sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
     refuted_below = bound  # every plan is at least this long
     for t in horizons(start, config.max_horizon, session.encoding.jumps):
         if session.clock.expired():
@@ -110,15 +117,57 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
             return no_answer_in_time(result, session, refuted_below - 1)
         progress(f"horizon {t}: {'plan found' if outcome else 'no plan'} ({session.clock.times()['total']:.2f} s)")
         if outcome:
-            finish_with_plan(result, session, Status.SOLVED, t)
-            length = result.pushes if session.encoding.unit == "push" else result.moves
-            if sound and length == refuted_below:
-                result.status, result.optimal_for = Status.SOLVED_OPTIMAL, optimises(session.encoding)
-            return result
+            return finish_found(result, session, config, t, refuted_below)
         if session.encoding.jumps or t == refuted_below:
             refuted_below = t + 1
+    return exhausted(result, session, config, start, refuted_below)
+
+
+def run_interleaved(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
+    """The jump families' loop with ``config.interleave`` horizons asked in turn (Rintanen 2004,
+    algorithm B): a longer horizon admits more plans, so it may have one that is quicker to find
+    than the shorter one is to refute. Each round gives every open horizon a time slice, the
+    shortest the longest (each next one ``SLICE_RATIO`` of it), and doubles the slices for the
+    next round; a refuted horizon refutes every shorter one (idle steps at the end), and the next
+    horizon of the schedule takes its place."""
+    bound = first_horizon(session.level, session.encoding)
+    start = max(config.min_horizon, config.start_factor * bound)
+    schedule = horizons(start, config.max_horizon, jumps=True)
+    open_horizons: list[int] = []
+    refuted_below = bound
+    first_slice = FIRST_SLICE
+    while schedule or open_horizons:
+        while schedule and len(open_horizons) < config.interleave:
+            open_horizons.append(schedule.pop(0))
+        for rank, t in enumerate(list(open_horizons)):
+            if session.clock.expired():
+                return no_answer_in_time(result, session, refuted_below - 1)
+            outcome = session.ask(t, first_slice * SLICE_RATIO**rank)
+            said = {True: "plan found", False: "no plan", None: "open"}[outcome]
+            progress(f"horizon {t}: {said} ({session.clock.times()['total']:.2f} s)")
+            if outcome:
+                return finish_found(result, session, config, t, refuted_below)
+            if outcome is False:
+                refuted_below = max(refuted_below, t + 1)
+                open_horizons = [h for h in open_horizons if h > t]
+        first_slice *= 2
+    return exhausted(result, session, config, start, refuted_below)
+
+
+def finish_found(result: Result, session: Session, config: SolveConfig, horizon: int, refuted_below: int) -> Result:
+    """The plan of the model found at ``horizon``: optimal when every shorter plan is refuted and
+    no strategy may have cut one."""
+    finish_with_plan(result, session, Status.SOLVED, horizon)
+    length = result.pushes if session.encoding.unit == "push" else result.moves
+    if soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL and length == refuted_below:
+        result.status, result.optimal_for = Status.SOLVED_OPTIMAL, optimises(session.encoding)
+    return result
+
+
+def exhausted(result: Result, session: Session, config: SolveConfig, start: int, refuted_below: int) -> Result:
+    """Every horizon of the schedule up to the maximum was refuted (or skipped by a late start)."""
     h = config.max_horizon
-    caveat = "" if sound else " (with strategies that may lose solutions)"
+    caveat = "" if soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL else " (with strategies that may lose solutions)"
     if refuted_below <= h:  # a late start skipped horizons
         refuted = f"no plan up to horizon {refuted_below - 1}{caveat}"
         if start > h:

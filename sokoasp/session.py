@@ -12,7 +12,7 @@ from importlib import metadata
 import clingo
 
 from .errors import InputError
-from .families import Encoding, encoding_paths
+from .families import Encoding, encoding_paths, encodings_dir
 from .instance import program_facts
 from .level import Level
 from .plans import PlanExtractor
@@ -36,6 +36,7 @@ class SolveConfig:
     clingo_args: tuple[str, ...] = ()
     staged: float | None = None  # seconds of staged search (sokoasp.staged) before the horizon loop
     stage_encoding: str | None = None  # the family of the stages (default: ``encoding``)
+    interleave: int = 1  # jump families: how many horizons are asked in turn (1: one after another)
 
     @property
     def stage_family(self) -> str:
@@ -54,6 +55,7 @@ class SolveConfig:
             "clingo_args": list(self.clingo_args),
             "staged": self.staged,
             "stage_encoding": self.stage_encoding,
+            "interleave": self.interleave,
             "clingo": clingo.__version__,
             "sokoasp": sokoasp_version(),
         }
@@ -89,11 +91,13 @@ class Clock:
 
 class Session:
     """One clingo Control loaded with an encoding, strategies and a level. ``facts`` replaces
-    the level's facts; a ``reusable`` session may be asked the same horizon again (its query/1
-    atoms are switched off, not released)."""
+    the level's facts. A ``revisiting`` session may be asked any horizon again, shorter ones
+    too: its query/1 atoms are switched off, not released, and the steps past the horizon asked
+    are kept idle (idle.lp). A ``stepwise`` one also grounds step by step, checking its clock
+    in between (staged solving)."""
 
     def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock,
-                 facts: str | None = None, reusable: bool = False) -> None:
+                 facts: str | None = None, revisiting: bool = False, stepwise: bool = False) -> None:
         self.level = level
         self.encoding = encoding
         self.clock = clock
@@ -108,40 +112,47 @@ class Session:
             self.control.load(str(path))
         for path in strategy_paths(config.strategies, encoding.name):
             self.control.load(str(path))
+        if revisiting or stepwise:
+            self.control.load(str(encodings_dir() / "idle.lp"))
         if facts is None:
             facts = reverse_facts(level) if encoding.reverse else program_facts(level)
         self.control.add("base", [], facts)
-        self.reusable = reusable
+        self.revisiting = revisiting or stepwise
+        self.stepwise = stepwise
         self.checked: set[int] = set()  # horizons whose check(t) part is grounded
         self.rules = 0
         self.extractor = PlanExtractor()
         self.steps = -1  # step(1..steps) are grounded (base too once this is 0 or more)
         self.asked: int | None = None  # the horizon whose query/1 is on
 
-    def ask(self, horizon: int) -> bool | None:
+    def ask(self, horizon: int, budget: float | None = None) -> bool | None:
         """Ground the steps up to ``horizon`` (base first, once) and ask for a plan of exactly
         this horizon (the multi-shot loop: query/1 is the external that switches the goal on).
-        None when the clock runs out (a reusable session also checks it between steps)."""
+        None when the clock (or ``budget`` seconds) runs out (a stepwise session also checks the
+        clock between steps)."""
         if not self.ground_up_to(horizon):
             return None
         if self.asked is not None:
             previous = clingo.Function("query", [clingo.Number(self.asked)])
-            if self.reusable:
+            if self.revisiting:
                 self.control.assign_external(previous, False)
             else:
                 self.control.release_external(previous)
+        if self.revisiting:
+            for step in range(1, self.steps + 1):
+                self.control.assign_external(clingo.Function("idle", [clingo.Number(step)]), step > horizon)
         self.control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
         self.asked = horizon
-        return self.solve()
+        return self.solve(budget)
 
     def ground_up_to(self, horizon: int) -> bool:
         """Ground base, steps and check(horizon) where not done yet; False if the clock ran out.
         A one-off session grounds them in one call: grounding step by step changes the order
         clasp sees the program in, and measured slower (Microban 117: 23 s against a timeout at
-        60 s). A reusable session (staged solving) grounds step by step and stops in time."""
+        60 s). A stepwise session (staged solving) grounds step by step and stops in time."""
         steps = [("step", [clingo.Number(k)]) for k in range(max(self.steps, 0) + 1, horizon + 1)]
         check = [] if horizon in self.checked else [("check", [clingo.Number(horizon)])]
-        if not self.reusable:
+        if not self.stepwise:
             self.ground(([("base", [])] if self.steps < 0 else []) + steps + check)
         else:
             self.ground_base()
@@ -166,11 +177,14 @@ class Session:
         self.control.ground(parts)
         self.clock.ground += time.perf_counter() - began
 
-    def solve(self) -> bool | None:
-        """True: model found; False: unsatisfiable; None: no answer (time or search limit)."""
+    def solve(self, budget: float | None = None) -> bool | None:
+        """True: model found; False: unsatisfiable; None: no answer (time, ``budget`` seconds or
+        a search limit)."""
         began = time.perf_counter()
         self.extractor.reset()
         left = self.clock.remaining()
+        if budget is not None:
+            left = budget if left is None else min(left, budget)
         if left is not None and left <= 0:
             return None  # clingo would read a negative wait as "wait until done"
         with self.control.solve(on_model=self.extractor.on_model, async_=True) as handle:

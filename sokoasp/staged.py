@@ -185,7 +185,7 @@ class StageSession:
     def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
         self.encoding = get_encoding(config.encoding)
         self.max_horizon = config.max_horizon
-        self.session = Session(level, self.encoding, config, clock, facts=stage_facts(level), reusable=True)
+        self.session = Session(level, self.encoding, config, clock, facts=stage_facts(level), stepwise=True)
         self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # StageEnds stops
         for name in ("stage-start.lp", "subgoal.lp", "subgoal-live.lp", "subgoal-order.lp"):
             self.session.control.load(str(encodings_dir() / name))
@@ -213,8 +213,6 @@ class StageSession:
             if clock.expired():
                 return None
             ends.horizon = t
-            for step in range(1, self.session.steps + 1):
-                self.session.control.assign_external(clingo.Function("idle", [clingo.Number(step)]), step > t)
             outcome = self.session.ask(t)
             if outcome is None:
                 return None

@@ -241,3 +241,16 @@ def test_shipped_grid_files_declare_runs(name: str) -> None:
         pytest.skip("the benchmark grids read ../shared/levels, which is not next to this checkout")
     runs, _ = read_spec(path).runs()
     assert runs and all(run.time_limit > 0 for run in runs)
+
+
+def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> None:
+    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]', "interleave = [1, 3]")
+    assert skipped == ["push with interleave 3: interleaving needs a jump family"]
+    assert [r.key for r in both if r.interleave == 1] == [r.key for r in plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push-macro", "push", "push-macro [interleave 3]"}
+    database = tmp_path / "r.sqlite"
+    assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
+    assert all(row["solved"] for row in rows_of(database))
+    grid.write_text("interleave = [0]\n" + body)
+    with pytest.raises(InputError, match="interleave must list whole numbers >= 1"):
+        read_spec(grid)

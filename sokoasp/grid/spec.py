@@ -10,6 +10,7 @@ Example ``grid.toml``::
     clingo_options = [[], ["--configuration=crafty"]]
     start_factors = [1, 4]   # optional: first horizon = factor x the proven lower bound
     staged = [0, 10]         # optional, push families: seconds of staged solving first (0: none)
+    interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
     [[instances]]
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
     class = "microban"                    # optional; default: folder or collection name
@@ -38,7 +39,7 @@ from ..staged import can_stage
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "staged", "instances"}
+        "staged", "interleave", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -63,6 +64,7 @@ class Run:
     max_horizon: int
     start_factor: int = 1
     staged: float = 0.0  # seconds of staged solving before the horizon loop (0: none)
+    interleave: int = 1  # jump families: horizons asked in turn (1: one after another)
 
     @property
     def configuration(self) -> str:
@@ -70,7 +72,8 @@ class Run:
         label = "+".join((self.encoding, *self.strategies))
         label += f" [{' '.join(self.clingo_options)}]" if self.clingo_options else ""
         label += f" [start {self.start_factor}x]" if self.start_factor != 1 else ""
-        return label + (f" [staged {self.staged:g} s]" if self.staged else "")
+        label += f" [staged {self.staged:g} s]" if self.staged else ""
+        return label + (f" [interleave {self.interleave}]" if self.interleave != 1 else "")
 
     @property
     def key(self) -> str:
@@ -80,6 +83,8 @@ class Run:
             parts.append(f"start={self.start_factor}")
         if self.staged:
             parts.append(f"staged={self.staged:g}")
+        if self.interleave != 1:
+            parts.append(f"interleave={self.interleave}")
         if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.DEFAULT_MEMBERS))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
@@ -96,19 +101,23 @@ class GridSpec:
     max_horizon: int = 300
     start_factors: list[int] = field(default_factory=lambda: [1])
     staged: list[float] = field(default_factory=lambda: [0.0])
+    interleave: list[int] = field(default_factory=lambda: [1])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported."""
         runs, skipped = [], []
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
-                                   self.staged)
-        for encoding, strategies, options, factor, staged in matrix:
-            if encoding == PORTFOLIO and (strategies or options or factor != 1 or staged):
+                                   self.staged, self.interleave)
+        for encoding, strategies, options, factor, staged, interleave in matrix:
+            if encoding == PORTFOLIO and (strategies or options or factor != 1 or staged or interleave != 1):
                 chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else f"staged {staged:g} s")
                 skipped.append(f"{PORTFOLIO} with {chosen}: the portfolio chooses its own")
                 continue
             if staged and not can_stage(ENCODINGS[encoding]):
                 skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a forward push family")
+                continue
+            if interleave != 1 and not ENCODINGS[encoding].jumps:
+                skipped.append(f"{encoding} with interleave {interleave}: interleaving needs a jump family")
                 continue
             unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
             if unsupported:
@@ -116,7 +125,7 @@ class GridSpec:
                 continue
             for instance in self.instances:
                 runs.append(Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit,
-                                self.max_horizon, factor, staged))
+                                self.max_horizon, factor, staged, interleave))
         return runs, sorted(set(skipped))
 
 
@@ -189,6 +198,7 @@ def read_spec(path: Path) -> GridSpec:
         source,
         data.get("start_factors", [1]),
         data.get("staged", [0]),
+        data.get("interleave", [1]),
     )
 
 
@@ -203,6 +213,7 @@ def build_spec(
     source: str = "<grid>",
     start_factors: list[int] | None = None,
     staged: list[float] | None = None,
+    interleave: list[int] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -221,5 +232,8 @@ def build_spec(
     budgets = staged or [0]
     if not all(isinstance(b, int | float) and not isinstance(b, bool) and b >= 0 for b in budgets):
         raise InputError(f"staged must list seconds >= 0 (0: no staged solving), not {budgets!r}", source)
+    widths = interleave or [1]
+    if not all(isinstance(w, int) and not isinstance(w, bool) and w >= 1 for w in widths):
+        raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
-                    memory_limit, max_horizon, factors, [float(b) for b in budgets])
+                    memory_limit, max_horizon, factors, [float(b) for b in budgets], widths)
