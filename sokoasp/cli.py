@@ -124,6 +124,8 @@ def solve_command(
                                                          (long plans, few boxes: one box route per step)
       sokoasp solve -e pull-route -s dead -s bound --start-factor 3 --time-limit 60 LEVEL
                                                          (the same backwards: boxes pulled off the goals)
+      sokoasp solve -e push-macro -s dead -s freeze -s bound --start-factor 3 --interleave 3 LEVEL
+                                                         (three horizons asked in turn, in time slices)
       sokoasp solve -e push-macro -s dead -s freeze --staged 30 --time-limit 300 LEVEL
                                                          (many boxes: one more box on a goal per stage)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
@@ -247,11 +249,12 @@ def list_strategies() -> None:
 @cli.command(name="portfolio")
 def list_portfolio() -> None:
     """List the configurations `solve --portfolio` races, one per core."""
-    rows = [("member", "encoding", "strategies", "first horizon", "staged first")]
+    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "staged first")]
     for number, member in enumerate(DEFAULT_MEMBERS, start=1):
         start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
         staged = f"{member.staged:g} s of {member.stage_family}" if member.staged else "no"
-        rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start, staged))
+        rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
+                     str(member.interleave), staged))
     click.echo(table(rows))
 
 

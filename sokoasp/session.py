@@ -112,13 +112,13 @@ class Session:
             self.control.load(str(path))
         for path in strategy_paths(config.strategies, encoding.name):
             self.control.load(str(path))
-        if revisiting or stepwise:
+        self.revisiting = revisiting or stepwise
+        self.stepwise = stepwise
+        if self.revisiting:
             self.control.load(str(encodings_dir() / "idle.lp"))
         if facts is None:
             facts = reverse_facts(level) if encoding.reverse else program_facts(level)
         self.control.add("base", [], facts)
-        self.revisiting = revisiting or stepwise
-        self.stepwise = stepwise
         self.checked: set[int] = set()  # horizons whose check(t) part is grounded
         self.rules = 0
         self.extractor = PlanExtractor()
