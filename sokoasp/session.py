@@ -121,6 +121,7 @@ class Session:
         self.control.add("base", [], facts)
         self.checked: set[int] = set()  # horizons whose check(t) part is grounded
         self.rules = 0
+        self.new_rules = False  # grounded since the last solve: the statistics' lp rules are new ones
         self.extractor = PlanExtractor()
         self.steps = -1  # step(1..steps) are grounded (base too once this is 0 or more)
         self.asked: int | None = None  # the horizon whose query/1 is on
@@ -173,9 +174,12 @@ class Session:
             self.steps = 0
 
     def ground(self, parts: list[tuple[str, list[clingo.Symbol]]]) -> None:
+        if not parts:
+            return
         began = time.perf_counter()
         self.control.ground(parts)
         self.clock.ground += time.perf_counter() - began
+        self.new_rules = True
 
     def solve(self, budget: float | None = None) -> bool | None:
         """True: model found; False: unsatisfiable; None: no answer (time, ``budget`` seconds or
@@ -193,7 +197,9 @@ class Session:
                 handle.cancel()
             outcome = handle.get()
         self.clock.solve += time.perf_counter() - began
-        self.rules += int(self.control.statistics["problem"]["lp"]["rules"])  # this step's new rules
+        if self.new_rules:  # clingo reports the last grounding's rules again at every solve
+            self.rules += int(self.control.statistics["problem"]["lp"]["rules"])
+            self.new_rules = False
         if self.extractor.found:
             return True
         if not finished or outcome.unknown:  # interrupted, or a search limit (--solve-limit) hit

@@ -15,7 +15,7 @@ from oracle import bfs_box_moves, bfs_pushes, bfs_slides
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.errors import InputError
 from sokoasp.families import ENCODINGS
-from sokoasp.session import Session
+from sokoasp.session import Clock, Session
 
 SOLVABLE = {**HAND_MADE, **random_corpus(10)}
 # The fewest steps of each jump family (push-macro-parallel: at most the fewest slides).
@@ -72,3 +72,17 @@ def test_interleaving_a_family_without_jumps_is_refused() -> None:
     """push asks for exactly h pushes at horizon h: a refuted horizon says nothing of shorter ones."""
     with pytest.raises(InputError, match="--interleave needs a jump family"):
         solve(level_of(HAND_MADE["two-boxes"]), SolveConfig(encoding="push", interleave=3))
+
+
+def test_asking_a_horizon_again_counts_its_rules_once() -> None:
+    """clingo reports the last grounding's rules at every solve; a session that solves again
+    without grounding adds none."""
+    level = level_of(HAND_MADE["two-boxes"])
+    encoding = ENCODINGS["push-macro"]
+    session = Session(level, encoding, SolveConfig(encoding="push-macro"), Clock(), revisiting=True)
+    session.ask(3)
+    session.ask(2)  # grounds check(2) only
+    once = session.rules
+    session.ask(3)
+    session.ask(2)
+    assert once > 0 and session.rules == once
