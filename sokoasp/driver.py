@@ -106,8 +106,7 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     # strategies that keep optimal plans. A later start (--min-horizon, --start-factor) skips
     # horizons: they are not refuted, unless a jump family's horizon (which admits every
     # shorter plan) is.
-    bound = first_horizon(session.level, session.encoding)
-    start = max(config.min_horizon, config.start_factor * bound)
+    bound, start = bound_and_start(session, config)
     refuted_below = bound  # every plan is at least this long
     for t in horizons(start, config.max_horizon, session.encoding.jumps):
         if session.clock.expired():
@@ -130,8 +129,7 @@ def run_interleaved(session: Session, config: SolveConfig, result: Result, progr
     shortest the longest (each next one ``SLICE_RATIO`` of it), and doubles the slices for the
     next round; a refuted horizon refutes every shorter one (idle steps at the end), and the next
     horizon of the schedule takes its place."""
-    bound = first_horizon(session.level, session.encoding)
-    start = max(config.min_horizon, config.start_factor * bound)
+    bound, start = bound_and_start(session, config)
     schedule = horizons(start, config.max_horizon, jumps=True)
     open_horizons: list[int] = []
     refuted_below = bound
@@ -176,6 +174,13 @@ def exhausted(result: Result, session: Session, config: SolveConfig, start: int,
             message = f"{refuted}, nor at horizons {start} to {h} ({refuted_below} to {start - 1} were skipped)"
         return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, message, max(refuted_below - 1, 0))
     return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {h}{caveat}", h)
+
+
+def bound_and_start(session: Session, config: SolveConfig) -> tuple[int, int]:
+    """The proven lower bound on the steps, and the first horizon asked (--min-horizon,
+    --start-factor)."""
+    bound = first_horizon(session.level, session.encoding)
+    return bound, max(config.min_horizon, config.start_factor * bound)
 
 
 def first_horizon(level: Level, encoding: Encoding) -> int:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -227,13 +228,18 @@ def build_spec(
     if time_limit <= 0:
         raise InputError("time_limit must be > 0", source)
     factors = start_factors or [1]
-    if not all(isinstance(f, int) and not isinstance(f, bool) and f >= 1 for f in factors):
+    if not whole_numbers_from_one(factors):
         raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
     budgets = staged or [0]
     if not all(isinstance(b, int | float) and not isinstance(b, bool) and b >= 0 for b in budgets):
         raise InputError(f"staged must list seconds >= 0 (0: no staged solving), not {budgets!r}", source)
     widths = interleave or [1]
-    if not all(isinstance(w, int) and not isinstance(w, bool) and w >= 1 for w in widths):
+    if not whole_numbers_from_one(widths):
         raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
                     memory_limit, max_horizon, factors, [float(b) for b in budgets], widths)
+
+
+def whole_numbers_from_one(values: Sequence[object]) -> bool:
+    """TOML integers >= 1 (not booleans, which Python counts as integers)."""
+    return all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)
