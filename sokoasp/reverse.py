@@ -18,30 +18,34 @@ from .facts import field_pools
 from .level import DIRECTIONS, Cell, Level, add
 
 
-def pushed_to(level: Level) -> frozenset[Cell]:
-    """The squares a lone box can be pushed to from one of the start squares of the boxes."""
-    seen = set(level.boxes)
+def pushed_distances(level: Level) -> dict[Cell, int]:
+    """The squares a lone box can be pushed to from one of the start squares of the boxes, with
+    the fewest pushes from the nearest: backwards, the fewest pulls back to a start square."""
+    dist = {box: 0 for box in level.boxes}
     queue = deque(sorted(level.boxes))
     while queue:
         cell = queue.popleft()
         for delta in DIRECTIONS.values():
             ahead, behind = add(cell, delta), (cell[0] - delta[0], cell[1] - delta[1])
-            if ahead in level.floor and behind in level.floor and ahead not in seen:
-                seen.add(ahead)
+            if ahead in level.floor and behind in level.floor and ahead not in dist:
+                dist[ahead] = dist[cell] + 1
                 queue.append(ahead)
-    return frozenset(seen)
+    return dist
 
 
 def reverse_dead_squares(level: Level) -> frozenset[Cell]:
-    return level.floor - (pushed_to(level) - dead_squares(level))
+    return level.floor - (frozenset(pushed_distances(level)) - dead_squares(level))
 
 
 def reverse_facts(level: Level) -> str:
     """The facts pull-route.lp reads: the floor, boxes on the goals, targets on the start
-    squares, the player's start square, and the backward dead squares."""
+    squares, the player's start square, the backward dead squares, and ``dist/3``, the fewest
+    pulls from each live square back to a start square (read by the guide strategy)."""
     lines = [f"init(field({pools}))." for pools in field_pools(level.floor)]
     lines += [f"init(at({n},{x},{y}))." for n, (x, y) in enumerate(sorted(level.goals), start=1)]
     lines += [f"init(target({x},{y}))." for x, y in sorted(level.boxes)]
     lines.append(f"start_player({level.player[0]},{level.player[1]}).")
-    lines += [f"dead({x},{y})." for x, y in sorted(reverse_dead_squares(level))]
+    dead = reverse_dead_squares(level)
+    lines += [f"dead({x},{y})." for x, y in sorted(dead)]
+    lines += [f"dist({x},{y},{d})." for (x, y), d in sorted(pushed_distances(level).items()) if (x, y) not in dead]
     return "\n".join(lines) + "\n"

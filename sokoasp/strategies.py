@@ -65,7 +65,7 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("pack", "", "goal-room packing: goals filled inside out, boxes pushed onto goals stay (opt-in)",
                  Soundness.MAY_LOSE, PUSH_ENCODINGS, ("pack",)),
         Strategy("guide", "", "domain heuristic: try pushes towards the nearest goal first (prunes nothing)",
-                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS + ("push-route",), ("guide",), clingo_args=("--heuristic=Domain",)),
+                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS + ROUTE_ENCODINGS, ("guide",), clingo_args=("--heuristic=Domain",)),
         Strategy("inertia", "", "domain heuristic: a box first stays where it was (prunes nothing)",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("inertia",), clingo_args=("--heuristic=Domain",)),
         Strategy("moob", "MOOB", "no move off the board rectangle, listing 4.9",

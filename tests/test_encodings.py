@@ -270,3 +270,25 @@ def test_a_route_the_other_boxes_block_is_refused_not_trusted() -> None:
     level = level_of("#######\n#@$#  #\n#  # .#\n#######\n")
     with pytest.raises(SokoaspError, match="no route"):
         route_pushes(level, [((2, 1), (4, 2), (3, 2))])
+
+
+def test_pull_route_reads_the_pulls_back_to_a_start_square_as_its_distances() -> None:
+    """Turned round, the guide's dist/3 counts pulls back to the boxes' start squares: pushes
+    from the nearest start square forwards."""
+    from sokoasp.reverse import reverse_facts
+
+    text = "########\n#@$   .#\n#  $  .#\n########\n"
+    facts = set(reverse_facts(level_of(text)).split("\n"))
+    assert {"dist(2,1,0).", "dist(3,2,0).", "dist(3,1,1).", "dist(6,1,4).", "dist(6,2,3)."} <= facts
+    assert not any(f.startswith("dist(1,") for f in facts)  # corners: dead squares have no distance
+
+
+def test_the_guide_orders_the_pull_route_search() -> None:
+    """With the guide the reverse search makes other choices (the heuristic fires), and its
+    horizon loop stops at the same horizon (a heuristic prunes nothing)."""
+    level = load_level(ROOT / "instances" / "microban_1-5.sok", "3").level
+    plain = solve(level, SolveConfig(encoding="pull-route", max_horizon=30))
+    guided = solve(level, SolveConfig(encoding="pull-route", strategies=("guide",), max_horizon=30))
+    assert plain.status.solved and guided.status.solved and guided.horizon == plain.horizon
+    assert_replays(level, guided.plan)
+    assert plain.stats["choices"] != guided.stats["choices"]
