@@ -140,6 +140,18 @@ def test_unsupported_combinations_are_skipped_and_reported(tmp_path: Path) -> No
     assert {r.encoding for r in runs} == {"incremental"} and skipped and "ntb" in skipped[0]
 
 
+def test_the_configurations_of_one_instance_run_side_by_side(tmp_path: Path) -> None:
+    """Instance-major order: on a shared machine, the runs compared with each other meet the
+    same load."""
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push", "push-macro"], [(), ("dead",)], [()], 30, None, 60)
+    runs, _ = spec.runs()
+    configurations = len(runs) // len(spec.instances)
+    assert configurations == 4 and len(spec.instances) > 1
+    for first in range(0, len(runs), configurations):
+        block = runs[first:first + configurations]
+        assert len({run.instance.name for run in block}) == 1 and len({run.configuration for run in block}) == 4
+
+
 def test_portfolio_is_a_grid_configuration_with_validated_plans(tmp_path: Path) -> None:
     from oracle import bfs_pushes
 

@@ -105,8 +105,10 @@ class GridSpec:
     interleave: list[int] = field(default_factory=lambda: [1])
 
     def runs(self) -> tuple[list[Run], list[str]]:
-        """Every run of the matrix, and notes on combinations skipped as unsupported."""
-        runs, skipped = [], []
+        """Every run of the matrix, and notes on combinations skipped as unsupported. The runs of
+        one instance come together, so its configurations run side by side (at the same load of
+        a shared machine) rather than one configuration's levels after another's."""
+        configurations, skipped = [], []
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
                                    self.staged, self.interleave)
         for encoding, strategies, options, factor, staged, interleave in matrix:
@@ -124,9 +126,11 @@ class GridSpec:
             if unsupported:
                 skipped.append(f"{encoding} with {'+'.join(strategies)}: {', '.join(unsupported)} not supported")
                 continue
-            for instance in self.instances:
-                runs.append(Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit,
-                                self.max_horizon, factor, staged, interleave))
+            configurations.append((encoding, strategies, options, factor, staged, interleave))
+        runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
+                    factor, staged, interleave)
+                for instance in self.instances
+                for encoding, strategies, options, factor, staged, interleave in configurations]
         return runs, sorted(set(skipped))
 
 
