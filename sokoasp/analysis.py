@@ -57,11 +57,11 @@ def nearest_goal_distances(level: Level) -> dict[Cell, int]:
     return nearest
 
 
-def nearest_goal_slides(level: Level) -> dict[Cell, int]:
-    """Live square -> fewest straight slides that bring a lone box from it to the nearest goal
-    (breadth-first from all goals, undoing slides: the player needs the square behind)."""
-    slides = {goal: 0 for goal in level.goals}
-    queue = deque(sorted(level.goals))
+def slides_to(level: Level, targets: frozenset[Cell]) -> dict[Cell, int]:
+    """Live square -> fewest straight slides that bring a lone box from it to the nearest of
+    ``targets`` (breadth-first from them, undoing slides: the player needs the square behind)."""
+    slides = {target: 0 for target in targets}
+    queue = deque(sorted(targets))
     while queue:
         cell = queue.popleft()
         for delta in DIRECTIONS.values():
@@ -72,6 +72,11 @@ def nearest_goal_slides(level: Level) -> dict[Cell, int]:
                     queue.append(start)
                 start = add(start, delta)
     return slides
+
+
+def nearest_goal_slides(level: Level) -> dict[Cell, int]:
+    """Live square -> fewest straight slides that bring a lone box from it to the nearest goal."""
+    return slides_to(level, level.goals)
 
 
 def wall_segments(level: Level) -> list[frozenset[Cell]]:
@@ -146,15 +151,21 @@ def minimum_matching(cost: list[list[int]]) -> int:
 def push_lower_bound(level: Level, boxes: frozenset[Cell] | None = None) -> int:
     """A lower bound on the pushes of any plan: the cheapest box-goal matching."""
     boxes = level.boxes if boxes is None else boxes
-    table = distance_table(level)
-    cost = [[table[g].get(b, INFINITY) for g in sorted(level.goals)] for b in sorted(boxes)]
-    return minimum_matching(cost)
+    return matching_bound(distance_table(level), boxes)
 
 
 def slide_lower_bound(level: Level) -> int:
-    """A lower bound on the slides of any plan: each box needs its nearest goal's slides."""
-    slides = nearest_goal_slides(level)
-    return sum(slides.get(box, INFINITY) for box in level.boxes)
+    """A lower bound on the slides of any plan that slides one box per step: the cheapest
+    box-goal matching on lone-box slides (every plan ends with each goal holding its own box,
+    and each box needs at least its lone slides to that goal; the boxes' slides are distinct
+    steps)."""
+    return matching_bound({goal: slides_to(level, frozenset([goal])) for goal in sorted(level.goals)}, level.boxes)
+
+
+def matching_bound(table: dict[Cell, dict[Cell, int]], boxes: frozenset[Cell]) -> int:
+    """The cheapest perfect matching of ``boxes`` to the goals of ``table`` (goal -> square -> cost)."""
+    cost = [[table[goal].get(box, INFINITY) for goal in sorted(table)] for box in sorted(boxes)]
+    return minimum_matching(cost)
 
 
 def parallel_slide_lower_bound(level: Level) -> int:

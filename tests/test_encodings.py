@@ -6,11 +6,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from corpus import HAND_MADE, UNSOLVABLE, random_corpus
+from corpus import HAND_MADE, UNSOLVABLE, multi_box_corpus, random_corpus
 from helpers import assert_replays, level_of
 from oracle import bfs_box_moves, bfs_moves, bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, load_level, solve
+from sokoasp.analysis import nearest_goal_slides
 from sokoasp.driver import first_horizon
 from sokoasp.families import ENCODINGS
 from sokoasp.strategies import STRATEGIES, Soundness
@@ -292,3 +293,19 @@ def test_the_guide_orders_the_pull_route_search() -> None:
     assert plain.status.solved and guided.status.solved and guided.horizon == plain.horizon
     assert_replays(level, guided.plan)
     assert plain.stats["choices"] != guided.stats["choices"]
+
+
+def test_the_slide_bound_matches_boxes_to_goals_and_never_exceeds_the_fewest_slides() -> None:
+    """push-macro's first horizon is the cheapest box-goal matching on lone-box slides: never
+    above the breadth-first fewest slides, and above the nearest-goal sum where boxes share
+    their nearest goal."""
+    levels = {**HAND_MADE, **multi_box_corpus(40, seed=11)}
+    stronger = 0
+    for name, text in levels.items():
+        level, fewest = level_of(text), bfs_slides(text)
+        assert fewest is not None, name
+        bound = first_horizon(level, ENCODINGS["push-macro"])
+        assert bound <= fewest, name
+        nearest = nearest_goal_slides(level)
+        stronger += bound > sum(nearest[box] for box in level.boxes)
+    assert stronger >= 3
