@@ -162,6 +162,13 @@ def slide_lower_bound(level: Level) -> int:
     return matching_bound({goal: slides_to(level, frozenset([goal])) for goal in sorted(level.goals)}, level.boxes)
 
 
+def nearest_slide_sum(level: Level) -> int:
+    """Each box's fewest lone slides to its nearest goal, summed: a weaker slide bound than the
+    matching (two boxes may count the same goal)."""
+    slides = nearest_goal_slides(level)
+    return sum(slides.get(box, INFINITY) for box in level.boxes)
+
+
 def matching_bound(table: dict[Cell, dict[Cell, int]], boxes: frozenset[Cell]) -> int:
     """The cheapest perfect matching of ``boxes`` to the goals of ``table`` (goal -> square -> cost)."""
     cost = [[table[goal].get(box, INFINITY) for goal in sorted(table)] for box in sorted(boxes)]

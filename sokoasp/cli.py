@@ -59,7 +59,8 @@ def cli() -> None:
               help="Incremental encodings: first horizon tried. Above the proven lower bound, "
               "a plan is no longer reported as optimal.")
 @click.option("--start-factor", type=click.IntRange(1), default=1, show_default=True,
-              help="Incremental encodings: first horizon = N x the proven lower bound. Satisficing families "
+              help="Incremental encodings: first horizon = N x the proven lower bound (push-macro: N x each "
+              "box's slides to its nearest goal, summed; never below the bound). Satisficing families "
               "often find a plan at a long horizon sooner than they refute the short ones (Rintanen 2004); "
               "above the bound, a plan is no longer reported as optimal.")
 @click.option("--max-horizon", type=click.IntRange(0), default=DEFAULT_MAX_HORIZON, show_default=True,

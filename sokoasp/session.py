@@ -30,7 +30,7 @@ class SolveConfig:
     strategies: tuple[str, ...] = ()
     horizon: int | None = None  # fixed-horizon encodings
     min_horizon: int = 0  # incremental encodings
-    start_factor: int = 1  # incremental encodings: first horizon = start_factor x the proven lower bound
+    start_factor: int = 1  # incremental encodings: first horizon = start_factor x the start scale (driver.start_scale)
     max_horizon: int = DEFAULT_MAX_HORIZON
     time_limit: float | None = None  # seconds; soft (solving only)
     clingo_args: tuple[str, ...] = ()

@@ -12,8 +12,9 @@ from oracle import bfs_box_moves, bfs_moves, bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, load_level, solve
 from sokoasp.analysis import nearest_goal_slides
-from sokoasp.driver import first_horizon
+from sokoasp.driver import bound_and_start, first_horizon, start_scale
 from sokoasp.families import ENCODINGS
+from sokoasp.session import Clock, Session
 from sokoasp.strategies import STRATEGIES, Soundness
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +102,7 @@ def test_a_start_factor_starts_above_the_bound_and_claims_optimality_only_when_t
     text = HAND_MADE["two-boxes"]
     level = level_of(text)
     bound = first_horizon(level, ENCODINGS[encoding])
-    assert bound >= 1
+    assert bound >= 1 and start_scale(level, ENCODINGS[encoding], bound) == bound  # no boxes share a nearest goal
     normal = solve(level, SolveConfig(encoding=encoding, max_horizon=30))
     ahead = solve(level, SolveConfig(encoding=encoding, start_factor=3, max_horizon=30))
     assert ahead.status.solved and ahead.horizon >= 3 * bound > normal.horizon
@@ -309,3 +310,20 @@ def test_the_slide_bound_matches_boxes_to_goals_and_never_exceeds_the_fewest_sli
         nearest = nearest_goal_slides(level)
         stronger += bound > sum(nearest[box] for box in level.boxes)
     assert stronger >= 3
+
+
+def test_push_macro_starts_at_the_matching_bound_and_scales_its_start_factor_by_the_nearest_goal_sum() -> None:
+    """Two boxes whose nearest goal is the same one: the matching bound counts a slide more
+    than the nearest-goal sum. 1x starts at the bound (no proven-empty horizon is asked),
+    3x at three times the sum (the scale the start factors were measured with)."""
+    text = "#######\n#   . #\n##$   #\n# .$@ #\n##    #\n#######\n"
+    level = level_of(text)
+    bound, fewest = first_horizon(level, ENCODINGS["push-macro"]), bfs_slides(text)
+    assert nearest_goal_slides(level)[(2, 2)] == nearest_goal_slides(level)[(3, 3)] == 1  # both: goal (2, 3)
+    assert bound == 3 == fewest
+    assert start_scale(level, ENCODINGS["push-macro"], bound) == 2
+    session = Session(level, ENCODINGS["push-macro"], SolveConfig(encoding="push-macro"), Clock())
+    assert bound_and_start(session, SolveConfig(encoding="push-macro")) == (3, 3)
+    assert bound_and_start(session, SolveConfig(encoding="push-macro", start_factor=3)) == (3, 6)
+    result = solve(level, SolveConfig(encoding="push-macro"))
+    assert result.status.solved and result.horizon == fewest  # the first horizon asked has a plan

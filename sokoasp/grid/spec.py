@@ -8,7 +8,7 @@ Example ``grid.toml``::
     encodings = ["incremental", "push"]
     strategies = [[], ["dead"], ["dead", "freeze", "bound"]]   # strategy sets
     clingo_options = [[], ["--configuration=crafty"]]
-    start_factors = [1, 4]   # optional: first horizon = factor x the proven lower bound
+    start_factors = [1, 4]   # optional: first horizon = factor x the start scale (see --start-factor)
     staged = [0, 10]         # optional, push families: seconds of staged solving first (0: none)
     interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
     [[instances]]
