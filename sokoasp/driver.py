@@ -28,6 +28,8 @@ from .strategies import Soundness, check_supported, soundness_of
 
 FIRST_SLICE = 0.5  # interleaved horizons: seconds for the shortest open horizon in the first round
 SLICE_RATIO = 0.5  # interleaved horizons: each longer open horizon gets this share of the one before
+PROBE_SHARE = 0.1  # a start factor above 1 first asks the proven bound for this share of the time limit
+DEFAULT_PROBE_LIMIT = 60.0  # ... or of this many seconds when there is no limit
 
 __all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Session", "SolveConfig", "check_config", "solve", "validate"]
 
@@ -115,13 +117,19 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     # shorter plan) is.
     bound, start = bound_and_start(session, config)
     refuted_below = bound  # every plan is at least this long
+    if config.start_factor > 1 and bound < start and bound <= config.max_horizon:
+        probe, outcome = probe_bound(session, config, bound, progress)
+        if outcome:
+            return finish_found(result, probe, config, bound, refuted_below)
+        if outcome is False:
+            refuted_below = bound + 1
     for t in horizons(start, config.max_horizon, session.encoding.jumps):
         if session.clock.expired():
             return no_answer_in_time(result, session, refuted_below - 1)
         outcome = session.ask(t)
         if outcome is None:
             return no_answer_in_time(result, session, refuted_below - 1)
-        progress(f"horizon {t}: {'plan found' if outcome else 'no plan'} ({session.clock.times()['total']:.2f} s)")
+        progress(f"horizon {t}: {describe_outcome(outcome)} ({session.clock.times()['total']:.2f} s)")
         if outcome:
             return finish_found(result, session, config, t, refuted_below)
         if session.encoding.jumps or t == refuted_below:
@@ -181,6 +189,27 @@ def exhausted(result: Result, session: Session, config: SolveConfig, start: int,
             message = f"{refuted}, nor at horizons {start} to {h} ({refuted_below} to {start - 1} were skipped)"
         return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, message, max(refuted_below - 1, 0))
     return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {h}{caveat}", h)
+
+
+def probe_seconds(config: SolveConfig) -> float:
+    """How long a start factor above 1 first asks the proven bound: a level with many boxes may
+    have a plan right at the bound that is quick to find, while three times the bound is a far
+    bigger problem (Microban 144: 16 slides, 3.8 s at the bound, a timeout at 48)."""
+    return PROBE_SHARE * (config.time_limit or DEFAULT_PROBE_LIMIT)
+
+
+def probe_bound(session: Session, config: SolveConfig, bound: int, progress: Progress) -> tuple[Session, bool | None]:
+    """Ask the proven bound for ``probe_seconds`` in a session of its own: the main loop then
+    searches as it would without the probe (in the same session, what clasp learnt at the bound
+    made some later horizons slower: Microban 36 and 112 timed out, BENCHMARKS.md)."""
+    probe = Session(session.level, session.encoding, config, session.clock)
+    outcome = probe.ask(bound, probe_seconds(config))
+    progress(f"horizon {bound} (the bound, probed first): {describe_outcome(outcome)} ({session.clock.times()['total']:.2f} s)")
+    return probe, outcome
+
+
+def describe_outcome(outcome: bool | None) -> str:
+    return {True: "plan found", False: "no plan", None: "no answer in time"}[outcome]
 
 
 def bound_and_start(session: Session, config: SolveConfig) -> tuple[int, int]:

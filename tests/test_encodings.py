@@ -97,21 +97,36 @@ def test_min_horizon_above_optimum_is_not_reported_optimal() -> None:
     assert_replays(level_of(text), result.plan)
 
 
+# Fewer box moves than plan steps: the fewest pushes (8) and slides (6) lie above the bounds (6, 4).
+ABOVE_THE_BOUND = "#######\n#  #@##\n#. $  #\n#$    #\n#    ##\n#  .  #\n#######\n"
+
+
 @pytest.mark.parametrize("encoding", ["push", "push-macro"])
-def test_a_start_factor_starts_above_the_bound_and_claims_optimality_only_when_true(encoding: str) -> None:
-    text = HAND_MADE["two-boxes"]
+def test_a_start_factor_first_probes_the_bound_and_keeps_a_plan_found_there(encoding: str) -> None:
+    text = HAND_MADE["two-boxes"]  # a plan at the bound, in pushes and in slides
     level = level_of(text)
     bound = first_horizon(level, ENCODINGS[encoding])
-    assert bound >= 1 and start_scale(level, ENCODINGS[encoding], bound) == bound  # no boxes share a nearest goal
-    normal = solve(level, SolveConfig(encoding=encoding, max_horizon=30))
+    assert bound == (bfs_slides(text) if encoding == "push-macro" else bfs_pushes(text))
     ahead = solve(level, SolveConfig(encoding=encoding, start_factor=3, max_horizon=30))
-    assert ahead.status.solved and ahead.horizon >= 3 * bound > normal.horizon
-    assert ahead.pushes >= bfs_pushes(text)
-    assert (ahead.status is Status.SOLVED_OPTIMAL) == (ahead.pushes == bfs_pushes(text) == bound)
+    assert ahead.status.solved and ahead.horizon == bound
     assert_replays(level, ahead.plan)
-    nothing_tried = solve(level, SolveConfig(encoding=encoding, start_factor=3, max_horizon=3 * bound - 1))
+    assert (ahead.status is Status.SOLVED_OPTIMAL) == (ahead.pushes == bfs_pushes(text) == bound)
+
+
+@pytest.mark.parametrize("encoding", ["push", "push-macro"])
+def test_a_start_factor_starts_above_the_bound_when_the_probe_finds_no_plan(encoding: str) -> None:
+    level = level_of(ABOVE_THE_BOUND)
+    family = ENCODINGS[encoding]
+    bound = first_horizon(level, family)
+    start = 3 * start_scale(level, family, bound)
+    fewest = bfs_slides(ABOVE_THE_BOUND) if encoding == "push-macro" else bfs_pushes(ABOVE_THE_BOUND)
+    assert fewest is not None and bound < fewest <= start
+    ahead = solve(level, SolveConfig(encoding=encoding, start_factor=3, max_horizon=40))
+    assert ahead.status is Status.SOLVED and ahead.horizon >= start  # not optimal: horizons were skipped
+    assert_replays(level, ahead.plan)
+    nothing_tried = solve(level, SolveConfig(encoding=encoding, start_factor=3, max_horizon=start - 1))
     assert nothing_tried.status is Status.NO_PLAN_UP_TO_HORIZON and nothing_tried.plan is None
-    assert nothing_tried.horizon == bound - 1  # only what the lower bound proves, not the skipped horizons
+    assert nothing_tried.horizon == bound  # the probe refuted the bound; the skipped horizons are not refuted
 
 
 def test_horizons_skipped_by_a_late_start_are_not_called_refuted() -> None:

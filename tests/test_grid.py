@@ -14,7 +14,7 @@ import pytest
 from corpus import HAND_MADE
 from oracle import bfs_moves
 
-from sokoasp.driver import first_horizon
+from sokoasp.driver import first_horizon, start_scale
 from sokoasp.errors import InputError
 from sokoasp.families import ENCODINGS
 from sokoasp.grid.report import markdown_table, ratio_table, summarise
@@ -196,10 +196,15 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
     database = tmp_path / "r.sqlite"
     spec = read_spec(grid)
     assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == len(both)
-    bounds = {i.name: first_horizon(i.level, ENCODINGS["push-macro"]) for i in spec.instances}
+    macro = ENCODINGS["push-macro"]
+    bounds = {i.name: first_horizon(i.level, macro) for i in spec.instances}
+    scales = {i.name: start_scale(i.level, macro, bounds[i.name]) for i in spec.instances}
     for row in rows_of(database):
-        factor = 3 if row["configuration"].endswith("[start 3x]") else 1
-        assert row["horizon"] >= factor * bounds[row["instance"]] >= factor
+        bound, scale = bounds[row["instance"]], scales[row["instance"]]
+        if row["configuration"].endswith("[start 3x]"):  # a plan at the probed bound, or from 3x the scale
+            assert row["horizon"] == bound or row["horizon"] >= 3 * scale >= 3
+        else:
+            assert row["horizon"] >= bound >= 1
     grid.write_text("start_factors = [0]\n" + body)
     with pytest.raises(InputError, match="start_factors must be whole numbers >= 1"):
         read_spec(grid)
