@@ -11,10 +11,10 @@ from pathlib import Path
 
 import click
 
-from .driver import DEFAULT_MAX_HORIZON, SolveConfig, solve
+from .driver import DEFAULT_MAX_HORIZON, PROBED_BOUNDS, SolveConfig, solve
 from .errors import ExitCode, InputError, SokoaspError
 from .facts import write_facts
-from .families import ENCODINGS
+from .families import ENCODINGS, get_encoding
 from .generate.command import generate
 from .grid.commands import bench, grid
 from .loading import load_all, load_level
@@ -60,8 +60,8 @@ def cli() -> None:
               "a plan is no longer reported as optimal.")
 @click.option("--start-factor", type=click.IntRange(1), default=1, show_default=True,
               help="Incremental encodings: first horizon = N x the proven lower bound (push-macro: N x each "
-              "box's slides to its nearest goal, summed; never below the bound), after the bound itself is "
-              "asked for a tenth of the time limit (6 s without one). Satisficing families "
+              "box's slides to its nearest goal, summed, never below the bound, after asking the bound "
+              "itself for a tenth of the time limit, 6 s without one). Satisficing families "
               "often find a plan at a long horizon sooner than they refute the short ones (Rintanen 2004); "
               "above the bound, a plan is no longer reported as optimal.")
 @click.option("--max-horizon", type=click.IntRange(0), default=DEFAULT_MAX_HORIZON, show_default=True,
@@ -253,7 +253,9 @@ def list_portfolio() -> None:
     """List the configurations `solve --portfolio` races, one per core."""
     rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "staged first")]
     for number, member in enumerate(DEFAULT_MEMBERS, start=1):
-        start = "the lower bound" if member.start_factor == 1 else f"the bound (probed), {member.start_factor} x"
+        start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
+        if member.start_factor > 1 and get_encoding(member.encoding).first_horizon in PROBED_BOUNDS:
+            start = f"the bound (probed), {member.start_factor} x"
         staged = f"{member.staged:g} s of {member.stage_family}" if member.staged else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
                      str(member.interleave), staged))

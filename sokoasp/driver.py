@@ -30,6 +30,7 @@ FIRST_SLICE = 0.5  # interleaved horizons: seconds for the shortest open horizon
 SLICE_RATIO = 0.5  # interleaved horizons: each longer open horizon gets this share of the one before
 PROBE_SHARE = 0.1  # a start factor above 1 first asks the proven bound for this share of the time limit
 DEFAULT_PROBE_LIMIT = 60.0  # ... or of this many seconds when there is no limit
+PROBED_BOUNDS = ("slides",)  # the families whose late start probes the bound: measured on push-macro only
 
 __all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Session", "SolveConfig", "check_config", "solve", "validate"]
 
@@ -117,7 +118,7 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     # shorter plan) is.
     bound, start = bound_and_start(session, config)
     refuted_below = bound  # every plan is at least this long
-    if config.start_factor > 1 and bound < start and bound <= config.max_horizon:
+    if probes_bound(session.encoding, config, bound, start):
         probe, outcome = probe_bound(session, config, bound, progress)
         if outcome:
             return finish_found(result, probe, config, bound, refuted_below)
@@ -196,6 +197,13 @@ def probe_seconds(config: SolveConfig) -> float:
     have a plan right at the bound that is quick to find, while three times the bound is a far
     bigger problem (Microban 144: 16 slides, 3.8 s at the bound, a timeout at 48)."""
     return PROBE_SHARE * (config.time_limit or DEFAULT_PROBE_LIMIT)
+
+
+def probes_bound(encoding: Encoding, config: SolveConfig, bound: int, start: int) -> bool:
+    """Whether the loop first asks the bound: a start factor above 1, in a family where that was
+    measured (``PROBED_BOUNDS``), with the bound below the start and within the maximum."""
+    return (config.start_factor > 1 and encoding.first_horizon in PROBED_BOUNDS
+            and bound < start and bound <= config.max_horizon)
 
 
 def probe_bound(session: Session, config: SolveConfig, bound: int, progress: Progress) -> tuple[Session, bool | None]:
