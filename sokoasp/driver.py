@@ -124,6 +124,7 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
             return finish_found(result, probe, config, bound, refuted_below)
         if outcome is False:
             refuted_below = bound + 1
+        del probe  # its ground program is not needed by the loop
     for t in horizons(start, config.max_horizon, session.encoding.jumps):
         if session.clock.expired():
             return no_answer_in_time(result, session, refuted_below - 1)
