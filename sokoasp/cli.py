@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from .driver import DEFAULT_MAX_HORIZON, PROBED_BOUNDS, SolveConfig, solve
+from .driver import DEFAULT_MAX_HORIZON, SolveConfig, probes_the_bound, solve
 from .errors import ExitCode, InputError, SokoaspError
 from .facts import write_facts
 from .families import ENCODINGS, get_encoding
@@ -253,9 +253,10 @@ def list_portfolio() -> None:
     """List the configurations `solve --portfolio` races, one per core."""
     rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "staged first")]
     for number, member in enumerate(DEFAULT_MEMBERS, start=1):
-        start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
-        if member.start_factor > 1 and get_encoding(member.encoding).first_horizon in PROBED_BOUNDS:
+        if probes_the_bound(get_encoding(member.encoding), member):
             start = f"the bound (probed), {member.start_factor} x"
+        else:
+            start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
         staged = f"{member.staged:g} s of {member.stage_family}" if member.staged else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
                      str(member.interleave), staged))

@@ -200,11 +200,16 @@ def probe_seconds(config: SolveConfig) -> float:
     return PROBE_SHARE * (config.time_limit or DEFAULT_PROBE_LIMIT)
 
 
+def probes_the_bound(encoding: Encoding, config: SolveConfig) -> bool:
+    """Whether a configuration first asks the bound: a start factor above 1, in a family where
+    that was measured (``PROBED_BOUNDS``)."""
+    return config.start_factor > 1 and encoding.first_horizon in PROBED_BOUNDS
+
+
 def probes_bound(encoding: Encoding, config: SolveConfig, bound: int, start: int) -> bool:
-    """Whether the loop first asks the bound: a start factor above 1, in a family where that was
-    measured (``PROBED_BOUNDS``), with the bound below the start and within the maximum."""
-    return (config.start_factor > 1 and encoding.first_horizon in PROBED_BOUNDS
-            and bound < start and bound <= config.max_horizon)
+    """Whether this loop asks the bound first: ``probes_the_bound``, with the bound below the
+    start and within the maximum."""
+    return probes_the_bound(encoding, config) and bound < start and bound <= config.max_horizon
 
 
 def probe_bound(session: Session, config: SolveConfig, bound: int, progress: Progress) -> tuple[Session, bool | None]:

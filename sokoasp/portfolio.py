@@ -7,8 +7,8 @@ Microban levels with push-macro started at 1x, 3x and 5x its lower bound
 and the twelve 9x8 thesis-like boards with the same configurations. With two cores the first
 two race: push-macro asked for 3x the lower bound first (a plan at a long horizon is often
 found sooner than short horizons are refuted), after a probe of the bound itself for a tenth of
-the time (which solves Microban 144, a plan right at its bound), and a member that first spends 10 s on
-push-macro stages with dead and freeze (one more box on a goal per stage, which takes XSokoban
+the time (which solves Microban 144, a plan right at its bound), and a member that first spends
+10 s on push-macro stages with dead and freeze (one more box on a goal per stage, which takes XSokoban
 levels that no horizon loop reaches in 300 s) and then asks pull-route with dead and bound
 (one box pulled back from the goals along a route per step: the reverse search) for 3x its
 bound. pull-route replaced push-route there, which had replaced push-macro from 5x: on

@@ -33,8 +33,9 @@ def pushed_distances(level: Level) -> dict[Cell, int]:
     return dist
 
 
-def reverse_dead_squares(level: Level) -> frozenset[Cell]:
-    return level.floor - (frozenset(pushed_distances(level)) - dead_squares(level))
+def reverse_dead_squares(level: Level, distances: dict[Cell, int]) -> frozenset[Cell]:
+    """The squares a pulled box may not stand on: off ``pushed_distances``, or dead forwards."""
+    return level.floor - (frozenset(distances) - dead_squares(level))
 
 
 def reverse_facts(level: Level) -> str:
@@ -45,7 +46,8 @@ def reverse_facts(level: Level) -> str:
     lines += [f"init(at({n},{x},{y}))." for n, (x, y) in enumerate(sorted(level.goals), start=1)]
     lines += [f"init(target({x},{y}))." for x, y in sorted(level.boxes)]
     lines.append(f"start_player({level.player[0]},{level.player[1]}).")
-    dead = reverse_dead_squares(level)
+    distances = pushed_distances(level)
+    dead = reverse_dead_squares(level, distances)
     lines += [f"dead({x},{y})." for x, y in sorted(dead)]
-    lines += [f"dist({x},{y},{d})." for (x, y), d in sorted(pushed_distances(level).items()) if (x, y) not in dead]
+    lines += [f"dist({x},{y},{d})." for (x, y), d in sorted(distances.items()) if (x, y) not in dead]
     return "\n".join(lines) + "\n"
