@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -270,4 +271,26 @@ def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> Non
     assert all(row["solved"] for row in rows_of(database))
     grid.write_text("interleave = [0]\n" + body)
     with pytest.raises(InputError, match="interleave must list whole numbers >= 1"):
+        read_spec(grid)
+
+
+def test_stage_encodings_choose_the_family_of_the_stages(tmp_path: Path) -> None:
+    grid, body, _, both, skipped = with_and_without(tmp_path, '["pull-route"]', "staged = [0, 5]\n"
+                                                    'stage_encodings = ["push-macro", "push-route"]\n'
+                                                    'strategies = [["dead", "freeze"]]')
+    assert skipped == ["pull-route with dead+freeze: freeze not supported"]  # without stages nothing serves freeze
+    assert {r.configuration for r in both} == {"pull-route+dead+freeze [staged 5 s of push-macro]",
+                                               "pull-route+dead+freeze [staged 5 s of push-route]"}
+    assert len({r.key for r in both}) == len(both)
+    database = tmp_path / "r.sqlite"
+    assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
+    for row in rows_of(database):
+        assert row["configuration"].endswith(f"of {json.loads(row['config'])['stage_encoding']}]")
+        assert row["message"].startswith("staged search: a plan")
+    grid.write_text('staged = [5]\nstage_encodings = ["push-macro"]\n' + body.replace("pull-route", "push-macro"))
+    own, _ = read_spec(grid).runs()
+    grid.write_text("staged = [5]\n" + body.replace("pull-route", "push-macro"))
+    assert [r.key for r in own] == [r.key for r in read_spec(grid).runs()[0]]  # the encoding's own stages: one run
+    grid.write_text('staged = [5]\nstage_encodings = ["pull-route"]\n' + body)
+    with pytest.raises(InputError, match="stage_encodings must name forward push families"):
         read_spec(grid)

@@ -10,6 +10,7 @@ Example ``grid.toml``::
     clingo_options = [[], ["--configuration=crafty"]]
     start_factors = [1, 4]   # optional: first horizon = factor x the start scale (see --start-factor)
     staged = [0, 10]         # optional, push families: seconds of staged solving first (0: none)
+    stage_encodings = ["push-macro", "push-route"]  # optional, with staged: the stages' push family
     interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
     [[instances]]
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
@@ -36,11 +37,12 @@ from ..facts import write_facts
 from ..families import ENCODINGS
 from ..level import Level
 from ..loading import load_all
-from ..staged import can_stage
+from ..session import SolveConfig
+from ..staged import can_stage, check_phases
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "staged", "interleave", "instances"}
+        "staged", "stage_encodings", "interleave", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -66,6 +68,7 @@ class Run:
     start_factor: int = 1
     staged: float = 0.0  # seconds of staged solving before the horizon loop (0: none)
     interleave: int = 1  # jump families: horizons asked in turn (1: one after another)
+    stage_encoding: str = ""  # with staged: the stages' push family ("": the encoding's own)
 
     @property
     def configuration(self) -> str:
@@ -73,7 +76,8 @@ class Run:
         label = "+".join((self.encoding, *self.strategies))
         label += f" [{' '.join(self.clingo_options)}]" if self.clingo_options else ""
         label += f" [start {self.start_factor}x]" if self.start_factor != 1 else ""
-        label += f" [staged {self.staged:g} s]" if self.staged else ""
+        label += f" [staged {self.staged:g} s]" if self.staged and not self.stage_encoding else ""
+        label += f" [staged {self.staged:g} s of {self.stage_encoding}]" if self.stage_encoding else ""
         return label + (f" [interleave {self.interleave}]" if self.interleave != 1 else "")
 
     @property
@@ -86,6 +90,8 @@ class Run:
             parts.append(f"staged={self.staged:g}")
         if self.interleave != 1:
             parts.append(f"interleave={self.interleave}")
+        if self.stage_encoding:
+            parts.append(f"stage_encoding={self.stage_encoding}")
         if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.DEFAULT_MEMBERS))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
@@ -103,35 +109,52 @@ class GridSpec:
     start_factors: list[int] = field(default_factory=lambda: [1])
     staged: list[float] = field(default_factory=lambda: [0.0])
     interleave: list[int] = field(default_factory=lambda: [1])
+    stage_encodings: list[str] = field(default_factory=lambda: [""])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported. The runs of
         one instance come together, so its configurations run side by side (at the same load of
         a shared machine) rather than one configuration's levels after another's."""
-        configurations, skipped = [], []
+        configurations: list[tuple] = []
+        skipped = []
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
-                                   self.staged, self.interleave)
-        for encoding, strategies, options, factor, staged, interleave in matrix:
+                                   self.staged, self.interleave, self.stage_encodings)
+        for encoding, strategies, options, factor, staged, interleave, stages in matrix:
+            stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
             if encoding == PORTFOLIO and (strategies or options or factor != 1 or staged or interleave != 1):
                 chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else f"staged {staged:g} s")
                 skipped.append(f"{PORTFOLIO} with {chosen}: the portfolio chooses its own")
                 continue
-            if staged and not can_stage(ENCODINGS[encoding]):
+            if staged and not stages and not can_stage(ENCODINGS[encoding]):
                 skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a forward push family")
                 continue
             if interleave != 1 and not ENCODINGS[encoding].jumps:
                 skipped.append(f"{encoding} with interleave {interleave}: interleaving needs a jump family")
                 continue
-            unsupported = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
-            if unsupported:
-                skipped.append(f"{encoding} with {'+'.join(strategies)}: {', '.join(unsupported)} not supported")
+            problem = unsupported(encoding, strategies, staged, stages)
+            if problem:
+                skipped.append(f"{encoding} with {'+'.join(strategies)}: {problem}")
                 continue
-            configurations.append((encoding, strategies, options, factor, staged, interleave))
+            if (encoding, strategies, options, factor, staged, interleave, stages) not in configurations:
+                configurations.append((encoding, strategies, options, factor, staged, interleave, stages))
         runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
-                    factor, staged, interleave)
+                    factor, staged, interleave, stages)
                 for instance in self.instances
-                for encoding, strategies, options, factor, staged, interleave in configurations]
+                for encoding, strategies, options, factor, staged, interleave, stages in configurations]
         return runs, sorted(set(skipped))
+
+
+def unsupported(encoding: str, strategies: tuple[str, ...], staged: float, stages: str) -> str:
+    """Why a strategy set does not fit a configuration ("" if it does). With staged solving a
+    strategy may serve the stages or the horizon loop (``staged.check_phases``)."""
+    if staged:
+        try:
+            check_phases(SolveConfig(encoding=encoding, strategies=strategies, staged=staged, stage_encoding=stages or None))
+        except InputError as error:
+            return error.problem
+        return ""
+    missing = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
+    return f"{', '.join(missing)} not supported" if missing else ""
 
 
 def digest(level: Level) -> str:
@@ -204,6 +227,7 @@ def read_spec(path: Path) -> GridSpec:
         data.get("start_factors", [1]),
         data.get("staged", [0]),
         data.get("interleave", [1]),
+        data.get("stage_encodings", [""]),
     )
 
 
@@ -219,6 +243,7 @@ def build_spec(
     start_factors: list[int] | None = None,
     staged: list[float] | None = None,
     interleave: list[int] | None = None,
+    stage_encodings: list[str] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -240,8 +265,13 @@ def build_spec(
     widths = interleave or [1]
     if not whole_numbers_from_one(widths):
         raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
+    stages = stage_encodings or [""]
+    for name in stages:
+        if name and not (name in ENCODINGS and can_stage(ENCODINGS[name])):
+            raise InputError(f"stage_encodings must name forward push families (push, push-macro, push-route, ...), "
+                             f"not {name!r}", source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
-                    memory_limit, max_horizon, factors, [float(b) for b in budgets], widths)
+                    memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages))
 
 
 def whole_numbers_from_one(values: Sequence[object]) -> bool:
