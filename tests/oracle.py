@@ -148,9 +148,10 @@ def fills_around(floor: set, boxes: frozenset, goals: frozenset, player: tuple, 
     return any(bx == goals - fixed for bx, _ in placements)
 
 
-def bfs_box_moves(text: str, limit: int = 200_000) -> int | None:
+def bfs_box_moves(text: str, limit: int = 200_000, placed: int | None = None) -> int | None:
     """Fewest box moves, or None if unsolvable: a box move takes one box along any sequence of
-    its own pushes, the player walking round it and the other boxes staying put."""
+    its own pushes, the player walking round it and the other boxes staying put. With
+    ``placed``: the fewest that leave at least that many boxes on goals."""
     floor, boxes, goals, player = parse(text)
     start_region = region(floor, boxes, player)
     seen = {(boxes, min(start_region)): 0}
@@ -158,7 +159,7 @@ def bfs_box_moves(text: str, limit: int = 200_000) -> int | None:
     while queue:
         bx, me = queue.popleft()
         depth = seen[(bx, min(region(floor, bx, me)))]
-        if bx == goals:
+        if (bx == goals) if placed is None else len(bx & goals) >= placed:
             return depth
         for box in bx:
             for to, stand in one_box_routes(floor, bx - {box}, box, me):
