@@ -73,9 +73,11 @@ def cli() -> None:
               help="Push families: first spend up to SECONDS on staged solving, a chain of short plans that each "
               "put one more box on a goal, with backtracking (a goal agenda: fast on levels with many boxes; "
               "incomplete, never optimal), then run the horizon loop with the time left.")
-@click.option("--stage-encoding", type=click.Choice(list(ENCODINGS)), metavar="FAMILY",
+@click.option("--stage-encoding", metavar="FAMILY[+FAMILY...]",
               help="With --staged: the push family of the stages (default: --encoding), e.g. push-macro stages "
-              "before a push-route horizon loop; the stages keep the strategies that family supports.")
+              "before a pull-route horizon loop; several joined by + take turns, each with an equal share of the "
+              "staged time (push-macro+push-route: slides first, then box routes). The stages keep the strategies "
+              "their family supports.")
 @click.option("--interleave", type=click.IntRange(1), default=1, show_default=True, metavar="N",
               help="Jump families (push-jump, push-macro, push-macro-parallel, push-route, pull-route): ask N "
               "horizons of the schedule in turn, in time slices that favour the shorter ones (Rintanen 2004's "
@@ -257,7 +259,7 @@ def list_portfolio() -> None:
             start = f"the bound (probed), {member.start_factor} x"
         else:
             start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
-        staged = f"{member.staged:g} s of {member.stage_family}" if member.staged else "no"
+        staged = f"{member.staged:g} s of {' then '.join(member.stage_families)}" if member.staged else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
                      str(member.interleave), staged))
     click.echo(table(rows))

@@ -23,7 +23,7 @@ from .plans import extract_plan
 from .result import Result, Status
 from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
 from .simulator import count_pushes, replay
-from .staged import check_phases, check_staged, loop_config, solve_staged
+from .staged import check_phases, loop_config, solve_staged
 from .strategies import Soundness, check_supported, soundness_of
 
 FIRST_SLICE = 0.5  # interleaved horizons: seconds for the shortest open horizon in the first round
@@ -43,11 +43,9 @@ def check_config(config: SolveConfig) -> Encoding:
     if config.interleave > 1 and not encoding.jumps:
         raise InputError(f"--interleave needs a jump family (its horizon h admits every plan of up to h steps: "
                          f"{', '.join(e.name for e in ENCODINGS.values() if e.jumps)}), not {encoding.name!r}")
-    if config.staged is not None:
-        check_staged(get_encoding(config.stage_family))
-    if config.stage_family == encoding.name or config.staged is None:
+    if config.staged is None or config.stage_families == (encoding.name,):
         check_supported(config.strategies, encoding.name)
-    else:
+    if config.staged is not None:
         check_phases(config)
     return encoding
 

@@ -35,13 +35,14 @@ class SolveConfig:
     time_limit: float | None = None  # seconds; soft (solving only)
     clingo_args: tuple[str, ...] = ()
     staged: float | None = None  # seconds of staged search (sokoasp.staged) before the horizon loop
-    stage_encoding: str | None = None  # the family of the stages (default: ``encoding``)
+    stage_encoding: str | None = None  # the family of the stages, or several in turn: "push-macro+push-route"
     interleave: int = 1  # jump families: how many horizons are asked in turn (1: one after another)
 
     @property
-    def stage_family(self) -> str:
-        """The push family the stages of a staged search run in."""
-        return self.stage_encoding or self.encoding
+    def stage_families(self) -> tuple[str, ...]:
+        """The push families the stages of a staged search run in, one after another (default:
+        the encoding's own)."""
+        return tuple(self.stage_encoding.split("+")) if self.stage_encoding else (self.encoding,)
 
     def describe(self) -> dict[str, object]:
         return {

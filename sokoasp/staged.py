@@ -77,12 +77,16 @@ def check_staged(encoding: Encoding) -> None:
 
 def check_phases(config: SolveConfig) -> None:
     """With staged solving a strategy serves the phases whose family supports it: the horizon
-    loop, or the stages (if it holds for any goal count). One that serves neither is refused."""
-    loop, stages = get_encoding(config.encoding), get_encoding(config.stage_family)
+    loop, or the stages of some family (if it holds for any goal count). One that serves none
+    is refused."""
+    loop, families = get_encoding(config.encoding), config.stage_families
+    for family in families:
+        check_staged(get_encoding(family))
     for name in config.strategies:
         strategy = get_strategy(name)
-        if loop.name not in strategy.encodings and not (name in STAGE_STRATEGIES and stages.name in strategy.encodings):
-            raise InputError(f"strategy {strategy.name!r} supports neither the stages ({stages.name}) nor the "
+        stages = name in STAGE_STRATEGIES and any(family in strategy.encodings for family in families)
+        if loop.name not in strategy.encodings and not stages:
+            raise InputError(f"strategy {strategy.name!r} supports neither the stages ({'+'.join(families)}) nor the "
                              f"horizon loop ({loop.name}) (it supports {', '.join(strategy.encodings)})")
 
 
@@ -92,13 +96,12 @@ def loop_config(config: SolveConfig) -> SolveConfig:
     return replace(config, strategies=kept)
 
 
-def stage_config(config: SolveConfig) -> SolveConfig:
-    """The configuration of the stages: the stage family, and the strategies that hold for any
-    goal count and that family supports."""
-    encoding = config.stage_family
+def stage_config(config: SolveConfig, family: str) -> SolveConfig:
+    """The configuration of the stages in ``family``: the strategies that hold for any goal
+    count and that family supports."""
     kept = tuple(name for name in config.strategies
-                 if name in STAGE_STRATEGIES and encoding in get_strategy(name).encodings)
-    return replace(config, encoding=encoding, strategies=kept, staged=None, stage_encoding=None)
+                 if name in STAGE_STRATEGIES and family in get_strategy(name).encodings)
+    return replace(config, encoding=family, strategies=kept, staged=None, stage_encoding=None)
 
 
 @dataclass(frozen=True)
@@ -234,8 +237,10 @@ def state_after(state: Level, plan: str) -> Level:
 
 
 class StagedSearch:
+    """A staged search in one push family (``config.encoding``, see ``stage_config``)."""
+
     def __init__(self, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> None:
-        self.config = stage_config(config)
+        self.config = config
         self.clock = clock
         self.deadline = time.perf_counter() + budget
         self.stage_seconds = budget / FIRST_SHARE
@@ -243,6 +248,7 @@ class StagedSearch:
         self.outcome = StagedOutcome(None)
         self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass
         self.cut_short = False  # a stage of this pass ran out of time (a longer pass may do better)
+        self.finished = False  # a pass found a plan, or none was cut short (the next would repeat it)
         self.session: StageSession | None = None
 
     def left(self) -> float:
@@ -253,15 +259,23 @@ class StagedSearch:
     def run(self, level: Level) -> str | None:
         """Passes from the start, each with twice the stage time of the one before, until one
         finds a plan, time runs out, or a pass had no stage cut short (the next would repeat it)."""
-        self.session = StageSession(level, self.config, self.clock)
-        while self.left() > 0:
-            self.dead_ends, self.cut_short = [], False
-            plan = self.search(level)
-            if plan is not None or not self.cut_short:
+        while self.left() > 0 and not self.finished:
+            plan = self.one_pass(level)
+            if plan is not None:
                 return plan
-            self.stage_seconds *= 2
-            self.progress(f"staged: a new pass, {self.stage_seconds:.2f} s per stage")
         return None
+
+    def one_pass(self, level: Level) -> str | None:
+        """One pass from the start; a pass cut short doubles the stage time of the next."""
+        if self.session is None:
+            self.session = StageSession(level, self.config, self.clock)
+        self.dead_ends, self.cut_short = [], False
+        plan = self.search(level)
+        self.finished = plan is not None or not self.cut_short
+        if not self.finished:
+            self.stage_seconds *= 2
+            self.progress(f"staged: a new pass of {self.config.encoding} stages, {self.stage_seconds:.2f} s per stage")
+        return plan
 
     def search(self, state: Level) -> str | None:
         placed = len(state.boxes & state.goals)
@@ -302,8 +316,22 @@ class StagedSearch:
 
 
 def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
-    """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit)."""
-    check_staged(get_encoding(config.stage_family))
-    search = StagedSearch(config, clock, budget, progress)
-    search.outcome.plan = search.run(level)
-    return search.outcome
+    """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit).
+    With several stage families, each keeps a search (and a clingo session) of its own, and they
+    take turns pass by pass, so each family's stage time grows as it would alone."""
+    for family in config.stage_families:
+        check_staged(get_encoding(family))
+    searches = [StagedSearch(stage_config(config, family), clock, budget, progress) for family in config.stage_families]
+    outcome = StagedOutcome(None)
+    active = list(searches)
+    while active and outcome.plan is None:
+        for search in list(active):
+            if search.left() <= 0 or search.finished:
+                active.remove(search)
+                continue
+            outcome.plan = search.one_pass(level)
+            if outcome.plan is not None:
+                break
+    outcome.stages_solved = sum(search.outcome.stages_solved for search in searches)
+    outcome.most_placed = max(search.outcome.most_placed for search in searches)
+    return outcome

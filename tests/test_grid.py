@@ -276,11 +276,11 @@ def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> Non
 
 def test_stage_encodings_choose_the_family_of_the_stages(tmp_path: Path) -> None:
     grid, body, _, both, skipped = with_and_without(tmp_path, '["pull-route"]', "staged = [0, 5]\n"
-                                                    'stage_encodings = ["push-macro", "push-route"]\n'
+                                                    'stage_encodings = ["push-macro", "push-macro+push-route"]\n'
                                                     'strategies = [["dead", "freeze"]]')
     assert skipped == ["pull-route with dead+freeze: freeze not supported"]  # without stages nothing serves freeze
     assert {r.configuration for r in both} == {"pull-route+dead+freeze [staged 5 s of push-macro]",
-                                               "pull-route+dead+freeze [staged 5 s of push-route]"}
+                                               "pull-route+dead+freeze [staged 5 s of push-macro+push-route]"}
     assert len({r.key for r in both}) == len(both)
     database = tmp_path / "r.sqlite"
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)

@@ -250,15 +250,15 @@ def test_a_pass_cut_short_is_followed_by_a_longer_one() -> None:
 
 def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
     config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), staged=5)
-    assert stage_config(config).strategies == ("dead", "freeze")
+    assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
 
 
 def test_stages_of_another_family_keep_the_strategies_it_supports() -> None:
     config = SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound", "guide"), staged=5,
                          stage_encoding="push-macro")
-    stages = stage_config(config)
+    stages = stage_config(config, "push-macro")
     assert stages.encoding == "push-macro" and stages.strategies == ("dead", "freeze", "guide")
-    assert stage_config(SolveConfig(encoding="push-route", strategies=("dead", "straight"), staged=5)).strategies == ("dead",)
+    assert stage_config(SolveConfig(encoding="push-route", strategies=("dead", "straight"), staged=5), "push-route").strategies == ("dead",)
 
 
 def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
@@ -285,7 +285,7 @@ def test_each_phase_takes_the_strategies_its_family_supports() -> None:
     config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"), staged=5,
                          stage_encoding="push-macro")
     check_config(config)
-    assert stage_config(config).strategies == ("dead", "freeze")
+    assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
     assert loop_config(config).strategies == ("dead", "bound")
     with pytest.raises(InputError, match="supports neither the stages"):
         check_config(replace(config, strategies=("dead", "corral")))
@@ -342,3 +342,38 @@ def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp
     assert code == ExitCode.SOLVED
     noted = [line for line in out.splitlines() if "staged search" in line]
     assert len(noted) == 1 and noted[0].startswith(("staged:     staged search: no plan", "status:"))
+
+
+def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
+    """push-macro+push-route: each family searches with a session of its own, and the passes
+    alternate, each family's stage time doubling as it would alone; the plan replays."""
+    import sokoasp.staged as staged
+
+    monkeypatch.setattr(staged, "FIRST_SHARE", 1e9)  # first passes far too short: each is cut short
+    level = level_of(CORPUS[sorted(CORPUS)[0]])
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "straight"), stage_encoding="push-macro+push-route")
+    messages: list[str] = []
+    outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
+    passes = [m.split("a new pass of ")[1] for m in messages if "a new pass of" in m]
+    families = [p.split(" ")[0] for p in passes]
+    assert families[:4] == ["push-macro", "push-route", "push-macro", "push-route"], passes
+    assert passes[0].endswith(passes[1].split(" ", 1)[1])  # the same stage time in both
+    assert outcome.plan is not None and replay(level, outcome.plan).ok
+
+
+def test_several_stage_families_are_checked_each() -> None:
+    """Every family of the turns must be a forward push family; a strategy serves the stages if
+    one family supports it, and each family's stages keep only what it supports."""
+    from sokoasp.driver import check_config
+    from sokoasp.errors import InputError
+
+    config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "straight"), staged=5,
+                         stage_encoding="push-macro+push-route")
+    check_config(config)
+    assert config.stage_families == ("push-macro", "push-route")
+    assert stage_config(config, "push-macro").strategies == ("dead", "freeze", "straight")
+    assert stage_config(config, "push-route").strategies == ("dead", "freeze")
+    with pytest.raises(InputError, match="forward push family"):
+        check_config(replace(config, stage_encoding="push-macro+pull-route"))
+    with pytest.raises(InputError, match="unknown encoding 'push-mcaro'"):
+        check_config(replace(config, stage_encoding="push-route+push-mcaro"))

@@ -10,7 +10,7 @@ Example ``grid.toml``::
     clingo_options = [[], ["--configuration=crafty"]]
     start_factors = [1, 4]   # optional: first horizon = factor x the start scale (see --start-factor)
     staged = [0, 10]         # optional, push families: seconds of staged solving first (0: none)
-    stage_encodings = ["push-macro", "push-route"]  # optional, with staged: the stages' push family
+    stage_encodings = ["push-macro", "push-macro+push-route"]  # optional, with staged: the stages' families
     interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
     [[instances]]
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
@@ -266,10 +266,10 @@ def build_spec(
     if not whole_numbers_from_one(widths):
         raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
     stages = stage_encodings or [""]
-    for name in stages:
-        if name and not (name in ENCODINGS and can_stage(ENCODINGS[name])):
+    for name in (family for families in stages if families for family in families.split("+")):
+        if not (name in ENCODINGS and can_stage(ENCODINGS[name])):
             raise InputError(f"stage_encodings must name forward push families (push, push-macro, push-route, ...), "
-                             f"not {name!r}", source)
+                             f"or several joined by + (push-macro+push-route), not {name!r}", source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
                     memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages))
 
