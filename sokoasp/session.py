@@ -40,8 +40,8 @@ class SolveConfig:
 
     @property
     def stage_families(self) -> tuple[str, ...]:
-        """The push families the stages of a staged search run in, one after another (default:
-        the encoding's own)."""
+        """The push families the stages of a staged search run in, taking turns pass by pass
+        (default: the encoding's own)."""
         return tuple(self.stage_encoding.split("+")) if self.stage_encoding else (self.encoding,)
 
     def describe(self) -> dict[str, object]:

@@ -13,7 +13,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
 - a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
   the start (iterative broadening: many cheap tries first, long stages later);
 - all stages share one clingo session (``StageSession``): the start state, the goal count and
-  the careful tries' preferences are external atoms, so a stage grounds only new steps.
+  the careful tries' preferences are external atoms, so a stage grounds only new steps;
+- stages run in one push family, or in several that take turns pass by pass
+  (``--stage-encoding push-macro+push-route``), each with a search and a session of its own.
 
 Short stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage
 can walk into a state that no later stage gets out of.
