@@ -77,13 +77,17 @@ def check_staged(encoding: Encoding) -> None:
         raise InputError(f"--staged needs a forward push family (push, push-jump, push-macro, ...), not {encoding.name!r}")
 
 
+def check_stage_families(config: SolveConfig) -> None:
+    for family in config.stage_families:
+        check_staged(get_encoding(family))
+
+
 def check_phases(config: SolveConfig) -> None:
     """With staged solving a strategy serves the phases whose family supports it: the horizon
     loop, or the stages of some family (if it holds for any goal count). One that serves none
     is refused."""
+    check_stage_families(config)
     loop, families = get_encoding(config.encoding), config.stage_families
-    for family in families:
-        check_staged(get_encoding(family))
     for name in config.strategies:
         strategy = get_strategy(name)
         stages = name in STAGE_STRATEGIES and any(family in strategy.encodings for family in families)
@@ -321,8 +325,7 @@ def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float,
     """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit).
     With several stage families, each keeps a search (and a clingo session) of its own, and they
     take turns pass by pass, so each family's stage time grows as it would alone."""
-    for family in config.stage_families:
-        check_staged(get_encoding(family))
+    check_stage_families(config)
     searches = [StagedSearch(stage_config(config, family), clock, budget, progress) for family in config.stage_families]
     outcome = StagedOutcome(None)
     active = list(searches)
