@@ -77,7 +77,9 @@ def cli() -> None:
               help="With --staged: the push family of the stages (default: --encoding), e.g. push-macro stages "
               "before a pull-route horizon loop; several joined by + take turns pass by pass, each with a search "
               "of its own (push-macro+push-route: a pass of slide stages, then one of box-route stages at the same "
-              "stage time, ...). The stages keep the strategies their family supports.")
+              "stage time, ...). pull-route stages run backwards: from the boxes on the goals, each pulls one more box "
+              "onto a start square (push-macro+pull-route: both directions take turns). The stages keep the "
+              "strategies their family supports.")
 @click.option("--interleave", type=click.IntRange(1), default=1, show_default=True, metavar="N",
               help="Jump families (push-jump, push-macro, push-macro-parallel, push-route, pull-route): ask N "
               "horizons of the schedule in turn, in time slices that favour the shorter ones (Rintanen 2004's "

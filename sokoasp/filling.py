@@ -11,6 +11,9 @@ goal, the test passes, since each box's own pushes in that sequence take it to i
 the filled goals as walls and fewer boxes in the way (``tests/test_filling.py`` checks this
 against a breadth-first search). So a failed test proves that a filled goal must be emptied
 again; the goal room sealed by its entrance goal is the typical case.
+
+With ``pulls``, the same for the reverse search (pull-route stages, ``sokoasp/staged.py``): the
+level turned round (boxes on the goals, the start squares as goals) and boxes moved by pulls.
 """
 
 from __future__ import annotations
@@ -22,57 +25,59 @@ from .level import DIRECTIONS, Cell, Level, add
 from .search import region_from
 
 
-def fillable(state: Level) -> bool:
+def fillable(state: Level, pulls: bool = False) -> bool:
     """False when the empty goals of ``state`` cannot all be filled without moving a box that
-    stands on a goal; True when they may be."""
+    stands on a goal; True when they may be (``pulls``: boxes are pulled, not pushed)."""
     free = state.floor - (state.goals & state.boxes)
     empty = sorted(state.goals - state.boxes)
     reaches: dict[Cell, list[Cell]] = {}
     for box in sorted(state.boxes - state.goals):
         start = (box, min(region_from(free, {box}, [state.player])))
-        reaches[box] = [goal for goal in empty if start in pull_back(free, goal)]
+        reaches[box] = [goal for goal in empty if start in states_onto(free, goal, pulls)]
     return len(matching(reaches)) == len(reaches)
 
 
-def blocking_pairs(level: Level) -> list[tuple[Cell, Cell]]:
-    """(g, h): while a box stays on goal g, no box from off the goals can be pushed onto goal h
-    (pulled back from h alone, with g a wall, it reaches no square off the goals that a box can
-    stand on). An end state with g filled and h empty fails ``fillable``, whatever else it
-    holds: more walls reach less."""
-    starts = box_squares(level) - level.goals
+def blocking_pairs(level: Level, pulls: bool = False) -> list[tuple[Cell, Cell]]:
+    """(g, h): while a box stays on goal g, no box from off the goals can be pushed (``pulls``:
+    pulled) onto goal h (moved back from h alone, with g a wall, it reaches no square off the
+    goals that a box can stand on). An end state with g filled and h empty fails ``fillable``,
+    whatever else it holds: more walls reach less."""
+    starts = box_squares(level, pulls) - level.goals
     pairs: list[tuple[Cell, Cell]] = []
     for entrance in sorted(level.goals):
         free = level.floor - {entrance}
         for goal in sorted(level.goals - {entrance}):
-            if not any(box in starts for box, _ in pull_states(free, goal)):
+            if not any(box in starts for box, _ in states_onto_search(free, goal, pulls)):
                 pairs.append((entrance, goal))
     return pairs
 
 
-def box_squares(level: Level) -> frozenset[Cell]:
-    """The squares some box of ``level`` can ever stand on: pushed alone from where it starts,
-    the player anywhere (a relaxation: every box of every reachable state stands on one)."""
+def box_squares(level: Level, pulls: bool = False) -> frozenset[Cell]:
+    """The squares some box of ``level`` can ever stand on: pushed (``pulls``: pulled) alone from
+    where it starts, the player anywhere (a relaxation: every box of every reachable state
+    stands on one)."""
     seen, todo = set(level.boxes), list(level.boxes)
     while todo:
         box = todo.pop()
         for delta in DIRECTIONS.values():
-            ahead, behind = add(box, delta), add(box, (-delta[0], -delta[1]))
-            if ahead in level.floor and behind in level.floor and ahead not in seen:
+            ahead = add(box, delta)
+            player = add(ahead, delta) if pulls else add(box, (-delta[0], -delta[1]))
+            if ahead in level.floor and player in level.floor and ahead not in seen:
                 seen.add(ahead)
                 todo.append(ahead)
     return frozenset(seen)
 
 
 @lru_cache(maxsize=4096)
-def pull_back(free: frozenset[Cell], goal: Cell) -> frozenset[tuple[Cell, Cell]]:
+def states_onto(free: frozenset[Cell], goal: Cell, pulls: bool) -> frozenset[tuple[Cell, Cell]]:
     """The (box square, least cell of the player's region) states from which a lone box can be
-    pushed onto ``goal``, walking and pushing on ``free`` only."""
-    return frozenset(pull_states(free, goal))
+    pushed (``pulls``: pulled) onto ``goal``, walking and moving the box on ``free`` only."""
+    return frozenset(states_onto_search(free, goal, pulls))
 
 
-def pull_states(free: frozenset[Cell], goal: Cell) -> Iterator[tuple[Cell, Cell]]:
-    """The states of ``pull_back`` one by one, as the search pulling the box back finds them
-    (depth first, so a caller looking for one kind of state may stop early)."""
+def states_onto_search(free: frozenset[Cell], goal: Cell, pulls: bool) -> Iterator[tuple[Cell, Cell]]:
+    """The states of ``states_onto`` one by one, as the search moving the box back from ``goal``
+    finds them (depth first, so a caller looking for one kind of state may stop early)."""
     seen: set[tuple[Cell, Cell]] = set()
     todo: list[tuple[Cell, frozenset[Cell]]] = []
     for delta in DIRECTIONS.values():
@@ -84,10 +89,23 @@ def pull_states(free: frozenset[Cell], goal: Cell) -> Iterator[tuple[Cell, Cell]
             continue
         seen.add((box, min(region)))
         yield box, min(region)
-        for delta in DIRECTIONS.values():
+        for earlier, player in undone_moves(free, box, region, pulls):
+            todo.append((earlier, region_from(free, {earlier}, [player])))
+
+
+def undone_moves(free: frozenset[Cell], box: Cell, region: frozenset[Cell], pulls: bool) -> Iterator[tuple[Cell, Cell]]:
+    """The (box square, player square) states one push (``pulls``: one pull) of a lone box
+    before it stands on ``box`` with the player in ``region``: a push undone is a pull (the
+    player steps back from the box, the box follows), a pull undone is a push."""
+    for delta in DIRECTIONS.values():
+        if pulls:
+            behind, ahead = add(box, (-delta[0], -delta[1])), add(box, delta)
+            if behind in region and ahead in free:
+                yield ahead, box
+        else:
             stand, back = add(box, delta), add(add(box, delta), delta)
             if stand in region and back in free:
-                todo.append((stand, region_from(free, {stand}, [back])))
+                yield stand, back
 
 
 def matching(edges: dict[Cell, list[Cell]]) -> dict[Cell, Cell]:

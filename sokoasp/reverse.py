@@ -2,7 +2,7 @@
 
 Backwards, the boxes start on the goals and are pulled to their start squares (the targets),
 and the player may start anywhere, since a forward plan may end with the player anywhere; the
-backward plan must end with the player able to walk to its start square (``start_player/2``).
+backward plan must end with the player able to walk to its start square (``player_home/2``).
 ``dead/2`` are the squares a pulled box can never leave for a start square: those a lone box
 cannot be pushed to from any start square, and the forward dead squares (no pull from a goal
 reaches them anyway). Python plays the backward steps in reverse order as push routes
@@ -45,7 +45,7 @@ def reverse_facts(level: Level) -> str:
     lines = [f"init(field({pools}))." for pools in field_pools(level.floor)]
     lines += [f"init(at({n},{x},{y}))." for n, (x, y) in enumerate(sorted(level.goals), start=1)]
     lines += [f"init(target({x},{y}))." for x, y in sorted(level.boxes)]
-    lines.append(f"start_player({level.player[0]},{level.player[1]}).")
+    lines.append(f"player_home({level.player[0]},{level.player[1]}).")
     distances = pushed_distances(level)
     dead = reverse_dead_squares(level, distances)
     lines += [f"dead({x},{y})." for x, y in sorted(dead)]

@@ -15,7 +15,12 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
 - all stages share one clingo session (``StageSession``): the start state, the goal count and
   the careful tries' preferences are external atoms, so a stage grounds only new steps;
 - stages run in one push family, or in several that take turns pass by pass
-  (``--stage-encoding push-macro+push-route``), each with a search and a session of its own.
+  (``--stage-encoding push-macro+push-route``), each with a search and a session of its own;
+- pull-route stages run backwards (``encodings/subgoal-pull.lp``): from the boxes on the goals,
+  each stage pulls one more box onto a start square, the careful tries asking the same of
+  pulls (``filling.fillable(pulls=True)``), and the last stage leaves the player able to walk
+  home; the routes found are played back as pushes at the end. A goal room that must be
+  filled in one order is emptied backwards in the reverse order, one box per stage.
 
 Short stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage
 can walk into a state that no later stage gets out of.
@@ -35,8 +40,9 @@ from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
 from .filling import blocking_pairs, fillable
 from .instance import program_facts
-from .level import Level
-from .plans import PlanExtractor, extract_plan
+from .level import Cell, Level
+from .plans import PlanExtractor, Route, expand_pushes, extract_plan, reverse_route_pushes, route_steps, without_cycles
+from .reverse import reverse_facts
 from .search import player_region
 from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
@@ -50,6 +56,29 @@ STAGE_TRIES = ((True, True), (False, False))
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
 STAGE_STRATEGIES = ("dead", "freeze", "clutter", "wbtc", "straight", "guide", "inertia")
+
+
+@dataclass(frozen=True)
+class StagePlan:
+    """Stage plans joined: forwards the LURD moves; backwards (pull-route stages) the pull
+    routes, in the order found (from the goals back to the start)."""
+
+    moves: str = ""
+    routes: tuple[Route, ...] = ()
+
+    def __add__(self, other: StagePlan) -> StagePlan:
+        return StagePlan(self.moves + other.moves, self.routes + other.routes)
+
+    def describe(self) -> str:
+        if self.routes:
+            return f"{len(self.routes)} box route{'s' * (len(self.routes) != 1)} pulled"
+        return f"{len(self.moves)} moves"
+
+    def lurd(self, level: Level) -> str:
+        """The plan from ``level``'s start: the moves, or the routes played back as pushes."""
+        if not self.routes:
+            return self.moves
+        return expand_pushes(level, without_cycles(level, reverse_route_pushes(level, list(self.routes))))
 
 
 @dataclass
@@ -67,14 +96,13 @@ class StagedOutcome:
 
 
 def can_stage(encoding: Encoding) -> bool:
-    """Staged solving needs a forward push family solved by clingo (subgoal.lp reads
-    push-core's atoms)."""
-    return encoding.unit == "push" and not encoding.planner and not encoding.reverse
+    """Staged solving needs a push family solved by clingo (subgoal.lp reads push-core's atoms)."""
+    return encoding.unit == "push" and not encoding.planner
 
 
 def check_staged(encoding: Encoding) -> None:
     if not can_stage(encoding):
-        raise InputError(f"--staged needs a forward push family (push, push-jump, push-macro, ...), not {encoding.name!r}")
+        raise InputError(f"--staged needs a push family (push, push-jump, push-macro, ..., pull-route), not {encoding.name!r}")
 
 
 def check_stage_families(config: SolveConfig) -> None:
@@ -123,6 +151,7 @@ class StageGoal:
     other_than: tuple[Level, ...] = ()
     keep_live: bool = False
     keep_fillable: bool = False
+    player_anywhere: bool = False  # backwards, the first stage: the player may start on any free square
 
 
 def atom(name: str, cell: tuple[int, int], horizon: int) -> clingo.Symbol:
@@ -143,24 +172,47 @@ def filled(state: Level) -> frozenset[tuple[int, int]]:
     return state.goals & state.boxes
 
 
+def read_stage(state: Level, symbols: list[clingo.Symbol], reverse: bool) -> tuple[StagePlan, Level]:
+    """A stage model's plan and the state it ends in. Backwards, ``state`` is the level turned
+    round (``turned_round``) and the routes are pulls."""
+    if not reverse:
+        moves = extract_plan(state, symbols, "push")
+        return StagePlan(moves=moves), state_after(state, moves)
+    routes = tuple(route_steps(symbols))
+    boxes, player = set(state.boxes), state.player
+    for lift, drop, stand in routes:
+        boxes.remove(lift)
+        boxes.add(drop)
+        player = stand if stand is not None else player
+    return StagePlan(routes=routes), Level(state.floor, frozenset(boxes), state.goals, player, state.title)
+
+
+def turned_round(level: Level) -> Level:
+    """The start of a backward staged search: the boxes on the goals, the start squares as
+    goals. Its player square is a stand-in: the first backward stage lets the player start on
+    any free square (``StageGoal.player_anywhere``), as a forward plan may end anywhere."""
+    player = level.player if level.player not in level.goals else min(level.floor - level.goals)
+    return Level(level.floor, level.goals, level.boxes, player, level.title)
+
+
 class StageEnds(PlanExtractor):
     """Keeps the first model whose end state ``goal`` allows. For every other one it adds a
     nogood, valid for this solve call, and lets clingo go on to the next model: against the
     exact state for an ``avoid`` state, else against the set of filled goals (a filled-goal set
     that fails ``fillable`` mostly fails wherever the other boxes stand)."""
 
-    def __init__(self, state: Level, goal: StageGoal) -> None:
+    def __init__(self, state: Level, goal: StageGoal, reverse: bool) -> None:
         super().__init__()
-        self.state, self.goal = state, goal
+        self.state, self.goal, self.reverse = state, goal, reverse
         self.horizon = 0
-        self.plan = ""  # the LURD plan of the model kept
+        self.kept: tuple[StagePlan, Level] | None = None  # the plan of the model kept, and its end state
 
     def on_model(self, model: clingo.Model) -> bool:
         symbols = list(model.symbols(shown=True))
-        plan = extract_plan(self.state, symbols, "push")
-        nogood = self.nogood(state_after(self.state, plan))
+        plan, end = read_stage(self.state, symbols, self.reverse)
+        nogood = self.nogood(end)
         if nogood is None:
-            self.symbols, self.found, self.plan = symbols, True, plan
+            self.symbols, self.found, self.kept = symbols, True, (plan, end)
             return False
         model.context.add_nogood(nogood)
         return True
@@ -172,16 +224,19 @@ class StageEnds(PlanExtractor):
                 return state_nogood(end, self.horizon)
         if any(filled(end) == filled(other) for other in self.goal.other_than):
             return filled_goals_nogood(end, self.horizon)
-        if self.goal.keep_fillable and not fillable(end):
+        if self.goal.keep_fillable and not fillable(end, pulls=self.reverse):
             return filled_goals_nogood(end, self.horizon)
         return None
 
 
-def stage_facts(level: Level) -> str:
-    """The level's facts without its boxes and player (stage-start.lp takes those from
-    externals), with the goal pairs of subgoal-order.lp."""
-    lines = [line for line in program_facts(level).splitlines() if not line.startswith("init(at(")]
-    lines += [f"blocks({g[0]},{g[1]},{h[0]},{h[1]})." for g, h in blocking_pairs(level)]
+def stage_facts(level: Level, reverse: bool) -> str:
+    """The level's facts (``reverse``: turned round, sokoasp/reverse.py) without its boxes and
+    player (stage-start.lp takes those from externals), with the goal pairs of
+    subgoal-order.lp."""
+    facts = reverse_facts(level) if reverse else program_facts(level)
+    lines = [line for line in facts.splitlines() if not line.startswith("init(at(")]
+    pairs = blocking_pairs(turned_round(level), pulls=True) if reverse else blocking_pairs(level)
+    lines += [f"blocks({g[0]},{g[1]},{h[0]},{h[1]})." for g, h in pairs]
     return "".join(line + "\n" for line in lines)
 
 
@@ -189,14 +244,18 @@ class StageSession:
     """One clingo session for every stage of a staged search. The start state, the goal count
     and the careful tries' preferences are external atoms (stage-start.lp, subgoal.lp,
     subgoal-live.lp, subgoal-order.lp), so the steps grounded for one stage serve the later
-    ones, and what clasp learnt stays valid."""
+    ones, and what clasp learnt stays valid. A reverse family's session plans backwards
+    (subgoal-pull.lp): its states are those of the level turned round."""
 
     def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
         self.encoding = get_encoding(config.encoding)
+        self.reverse = self.encoding.reverse
         self.max_horizon = config.max_horizon
-        self.session = Session(level, self.encoding, config, clock, facts=stage_facts(level), stepwise=True)
+        facts = stage_facts(level, self.reverse)
+        self.session = Session(level, self.encoding, config, clock, facts=facts, stepwise=True)
         self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # StageEnds stops
-        for name in ("stage-start.lp", "subgoal.lp", "subgoal-live.lp", "subgoal-order.lp"):
+        names = ["stage-start.lp", "subgoal.lp", "subgoal-live.lp", "subgoal-order.lp"]
+        for name in names + (["subgoal-pull.lp"] if self.reverse else []):
             self.session.control.load(str(encodings_dir() / name))
         self.session.ground_base()
         self.floor = sorted(level.floor)
@@ -206,17 +265,18 @@ class StageSession:
         control = self.session.control
         for cell in self.floor:
             control.assign_external(clingo.Function("start_box", [clingo.Number(c) for c in cell]), cell in state.boxes)
-            control.assign_external(clingo.Function("start_player", [clingo.Number(c) for c in cell]), cell == state.player)
+            player = cell == state.player and not goal.player_anywhere
+            control.assign_external(clingo.Function("start_player", [clingo.Number(c) for c in cell]), player)
         for count in range(1, self.goal_count + 1):
             control.assign_external(clingo.Function("need", [clingo.Number(count)]), count == goal.need)
         control.assign_external(clingo.Function("keep_live"), goal.keep_live)
         control.assign_external(clingo.Function("keep_fillable"), goal.keep_fillable)
 
-    def plan(self, state: Level, goal: StageGoal, clock: Clock) -> str | None:
-        """The first plan from ``state`` that reaches ``goal``, or None when no horizon up to the
-        maximum has one or the clock runs out."""
+    def plan(self, state: Level, goal: StageGoal, clock: Clock) -> tuple[StagePlan, Level] | None:
+        """The first plan from ``state`` that reaches ``goal`` and the state it ends in, or None
+        when no horizon up to the maximum has one or the clock runs out."""
         self.switch(state, goal)
-        ends = StageEnds(state, goal)
+        ends = StageEnds(state, goal, self.reverse)
         self.session.extractor, self.session.clock = ends, clock
         for t in horizons(1, self.max_horizon, self.encoding.jumps):
             if clock.expired():
@@ -226,13 +286,14 @@ class StageSession:
             if outcome is None:
                 return None
             if outcome:
-                return ends.plan
+                return ends.kept
         return None
 
 
 def plan_stage(state: Level, goal: StageGoal, config: SolveConfig, clock: Clock) -> str | None:
-    """One stage in a session of its own."""
-    return StageSession(state, config, clock).plan(state, goal, clock)
+    """The LURD moves of one forward stage in a session of its own."""
+    found = StageSession(state, config, clock).plan(state, goal, clock)
+    return None if found is None else found[0].moves
 
 
 def state_after(state: Level, plan: str) -> Level:
@@ -276,48 +337,53 @@ class StagedSearch:
         if self.session is None:
             self.session = StageSession(level, self.config, self.clock)
         self.dead_ends, self.cut_short = [], False
-        plan = self.search(level)
+        reverse = self.session.reverse
+        start = turned_round(level) if reverse else level
+        plan = self.search(start, home=level.player if reverse else None)
         self.finished = plan is not None or not self.cut_short
         if not self.finished:
             self.stage_seconds *= 2
             self.progress(f"staged: a new pass of {self.config.encoding} stages, {self.stage_seconds:.2f} s per stage")
-        return plan
+        return None if plan is None else plan.lurd(level)
 
-    def search(self, state: Level) -> str | None:
+    def search(self, state: Level, home: Cell | None, first: bool = True) -> StagePlan | None:
+        """A plan from ``state`` with every box on a goal (backwards: and the player able to
+        walk ``home``, the level's start square)."""
         placed = len(state.boxes & state.goals)
         self.outcome.most_placed = max(self.outcome.most_placed, placed)
-        if placed == len(state.goals):
-            return ""
+        if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
+            return StagePlan()
+        need = min(placed + 1, len(state.goals))
         tried: list[Level] = []
         for _ in range(WIDTH):
             if self.left() <= 0:
                 return None
-            plan = self.stage(state, StageGoal(placed + 1, tuple(self.dead_ends), tuple(tried)))
-            if plan is None:
+            found = self.stage(state, StageGoal(need, tuple(self.dead_ends), tuple(tried), player_anywhere=first and home is not None))
+            if found is None:
                 return None
-            after = state_after(state, plan)
+            plan, after = found
             tried.append(after)
-            rest = self.search(after)
+            rest = self.search(after, home, first=False)
             if rest is not None:
                 return plan + rest
             self.dead_ends.append(after)
         return None
 
-    def stage(self, state: Level, goal: StageGoal) -> str | None:
+    def stage(self, state: Level, goal: StageGoal) -> tuple[StagePlan, Level] | None:
         """A plan for ``goal`` under each of ``STAGE_TRIES`` in turn, each with an equal share
         of the stage time."""
         for keep_live, keep_fillable in STAGE_TRIES:
             clock = Clock(limit=min(self.stage_seconds / len(STAGE_TRIES), self.left()))
             tried = replace(goal, keep_live=keep_live, keep_fillable=keep_fillable)
             assert self.session is not None  # run() made it
-            plan = self.session.plan(state, tried, clock)
+            found = self.session.plan(state, tried, clock)
             self.clock.ground += clock.ground
             self.clock.solve += clock.solve
             self.cut_short |= clock.expired()
-            if plan is not None:
+            if found is not None:
                 self.outcome.stages_solved += 1
-                self.progress(f"stage {goal.need}: {len(plan)} moves ({self.clock.times()['total']:.2f} s)")
-                return plan
+                self.progress(f"stage {goal.need}: {found[0].describe()} ({self.clock.times()['total']:.2f} s)")
+                return found
         return None
 
 

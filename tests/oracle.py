@@ -119,9 +119,9 @@ def bfs_slides(text: str, limit: int = 200_000, placed: int | None = None) -> in
     return bfs_pushes(text, limit, slides=True, placed=placed)
 
 
-def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_000) -> dict:
-    """Every box placement reachable by pushing, with one square of the player's region in it
-    (one entry per placement and region)."""
+def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_000, pulls: bool = False) -> dict:
+    """Every box placement reachable by pushing (``pulls``: by pulling), with one square of the
+    player's region in it (one entry per placement and region)."""
     start_region = region(floor, boxes, player)
     found = {(boxes, min(start_region)): player}
     queue = deque([(boxes, start_region)])
@@ -130,9 +130,16 @@ def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_00
         for box in bx:
             for dx, dy in STEPS.values():
                 to = (box[0] + dx, box[1] + dy)
-                if (box[0] - dx, box[1] - dy) in reach and to in floor and to not in bx:
+                # a push: the player behind the box steps onto its square; a pull: the player
+                # ahead of the box steps on, the box following onto the player's square
+                if pulls:
+                    stand, after = to, (to[0] + dx, to[1] + dy)
+                    room = after in floor and after not in bx
+                else:
+                    stand, after, room = (box[0] - dx, box[1] - dy), box, True
+                if room and stand in reach and to in floor and to not in bx:
                     nb = (bx - {box}) | {to}
-                    nreach = region(floor, nb, box)
+                    nreach = region(floor, nb, after)
                     if (nb, min(nreach)) not in found:
                         found[(nb, min(nreach))] = box
                         if len(found) > limit:
@@ -141,10 +148,12 @@ def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_00
     return found
 
 
-def fills_around(floor: set, boxes: frozenset, goals: frozenset, player: tuple, limit: int = 20_000) -> bool:
-    """Whether pushes that never move a box standing on a goal can put a box on every goal."""
+def fills_around(floor: set, boxes: frozenset, goals: frozenset, player: tuple, limit: int = 20_000,
+                 pulls: bool = False) -> bool:
+    """Whether pushes (``pulls``: pulls) that never move a box standing on a goal can put a box
+    on every goal."""
     fixed = boxes & goals
-    placements = push_closure(floor - fixed, boxes - fixed, player, limit)
+    placements = push_closure(floor - fixed, boxes - fixed, player, limit, pulls)
     return any(bx == goals - fixed for bx, _ in placements)
 
 

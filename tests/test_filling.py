@@ -28,8 +28,19 @@ def reachable_states(text: str) -> list[Level]:
     return [state for state in states if state.boxes & state.goals and state.boxes - state.goals]
 
 
-def fills(state: Level) -> bool:
-    return fills_around(set(state.floor), state.boxes, state.goals, state.player)
+def fills(state: Level, pulls: bool = False) -> bool:
+    return fills_around(set(state.floor), state.boxes, state.goals, state.player, pulls=pulls)
+
+
+def reachable_pull_states(text: str) -> list[Level]:
+    """The same for the level turned round (the reverse search): boxes pulled from the goals,
+    the start squares as goals, the player starting on each free square in turn."""
+    floor, boxes, goals, _ = parse(text)
+    states: dict[tuple, Level] = {}
+    for player in sorted(set(floor) - goals):
+        for (placement, _), cell in push_closure(floor, goals, player, pulls=True).items():
+            states[(placement, cell)] = Level(frozenset(floor), placement, boxes, cell)
+    return [state for state in states.values() if state.boxes & state.goals and state.boxes - state.goals]
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
@@ -130,3 +141,28 @@ def test_squares_no_box_can_reach_are_no_way_in() -> None:
     assert ((5, 2), (5, 4)) in blocking_pairs(level)
     upper_filled = Level(level.floor, frozenset({(5, 2), (4, 3)}), level.goals, (2, 4))
     assert not fills(upper_filled)
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS)[:12])
+def test_with_pulls_fillable_passes_every_state_whose_start_squares_can_be_filled(name: str) -> None:
+    for state in reachable_pull_states(CORPUS[name]):
+        if fills(state, pulls=True):
+            assert fillable(state, pulls=True), sorted(state.boxes)
+
+
+def test_with_pulls_fillable_rejects_states_that_cannot_be_filled() -> None:
+    states = [state for text in CORPUS.values() for state in reachable_pull_states(text)]
+    rejected = [state for state in states if not fillable(state, pulls=True)]
+    assert len(rejected) > 20
+    assert not any(fills(state, pulls=True) for state in rejected[::5])
+    assert any(not fillable(state) for state in states if fillable(state, pulls=True))  # pulls are not pushes
+
+
+def test_with_pulls_blocking_pairs_only_cut_states_that_fail() -> None:
+    for text in CORPUS.values():
+        turned = level_of(text)
+        turned = Level(turned.floor, turned.goals, turned.boxes, turned.player)
+        pairs = blocking_pairs(turned, pulls=True)
+        for state in reachable_pull_states(text):
+            if breaks_a_pair(state, pairs):
+                assert not fillable(state, pulls=True) and not fills(state, pulls=True)

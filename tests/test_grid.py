@@ -213,7 +213,7 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
 
 def test_staged_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
     grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "incremental"]', "staged = [0, 5]")
-    assert skipped == ["incremental with staged 5 s: staged solving needs a forward push family"]
+    assert skipped == ["incremental with staged 5 s: staged solving needs a push family"]
     assert [r.key for r in both if not r.staged] == [r.key for r in plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push-macro", "incremental", "push-macro [staged 5 s]"}
     database = tmp_path / "r.sqlite"
@@ -291,6 +291,6 @@ def test_stage_encodings_choose_the_family_of_the_stages(tmp_path: Path) -> None
     own, _ = read_spec(grid).runs()
     grid.write_text("staged = [5]\n" + body.replace("pull-route", "push-macro"))
     assert [r.key for r in own] == [r.key for r in read_spec(grid).runs()[0]]  # the encoding's own stages: one run
-    grid.write_text('staged = [5]\nstage_encodings = ["pull-route"]\n' + body)
-    with pytest.raises(InputError, match="stage_encodings must name forward push families"):
+    grid.write_text('staged = [5]\nstage_encodings = ["incremental"]\n' + body)
+    with pytest.raises(InputError, match="stage_encodings must name push families"):
         read_spec(grid)

@@ -69,14 +69,17 @@ def test_one_session_serves_stages_from_any_state_and_for_any_goal_count(name: s
     stage. The start states are those after each push of a whole plan (all of them solvable)."""
     level = level_of(CORPUS[name])
     session = StageSession(level, SolveConfig(encoding="push", max_horizon=40), Clock())
-    whole = session.plan(level, StageGoal(len(level.goals)), Clock()) or ""
+    found = session.plan(level, StageGoal(len(level.goals)), Clock())
+    whole = found[0].moves if found else ""
     starts = [state_after(level, whole[:end]) for end in range(len(whole)) if whole[end - 1].isupper() or end == 0]
     for state in starts:
         text = write_level(state)
         for need in range(placed(text) + 1, len(level.goals) + 1):
-            plan = session.plan(state, StageGoal(need), Clock())
-            assert plan is not None
-            assert sum(c.isupper() for c in plan) == bfs_pushes(text, placed=need), (need, text)
+            found = session.plan(state, StageGoal(need), Clock())
+            assert found is not None
+            plan, after = found
+            assert after == state_after(state, plan.moves)
+            assert sum(c.isupper() for c in plan.moves) == bfs_pushes(text, placed=need), (need, text)
 
 
 def test_a_session_whose_clock_ran_out_while_grounding_gives_no_answer() -> None:
@@ -321,15 +324,15 @@ def test_when_the_staged_search_fails_the_horizon_loop_still_runs() -> None:
 def test_staged_needs_a_push_family(tmp_path) -> None:
     path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
     code, out = run("solve", "-e", "incremental", "--staged", "5", path)
-    assert code == ExitCode.INPUT_ERROR and "--staged needs a forward push family" in out and "Traceback" not in out
-    code, out = run("solve", "-e", "pull-route", "--staged", "5", path)
-    assert code == ExitCode.INPUT_ERROR and "needs a forward push family" in out and "not 'pull-route'" in out
+    assert code == ExitCode.INPUT_ERROR and "--staged needs a push family" in out and "Traceback" not in out
+    code, out = run("solve", "-e", "fast-downward", "--staged", "5", path)
+    assert code == ExitCode.INPUT_ERROR and "needs a push family" in out and "not 'fast-downward'" in out
     code, out = run("solve", "--portfolio", "--staged", "5", path)
     assert code == ExitCode.INPUT_ERROR and "drop --strategy and --staged" in out
     code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "5", path)
     assert code == ExitCode.SOLVED and "staged search: a plan" in out
     code, out = run("solve", "-e", "push-route", "--stage-encoding", "incremental", "--staged", "5", path)
-    assert code == ExitCode.INPUT_ERROR and "needs a forward push family" in out and "not 'incremental'" in out
+    assert code == ExitCode.INPUT_ERROR and "needs a push family" in out and "not 'incremental'" in out
     code, out = run("solve", "-e", "push-route", "--stage-encoding", "push-macro", path)
     assert code == ExitCode.INPUT_ERROR and "give --staged SECONDS too" in out
 
@@ -362,7 +365,7 @@ def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
 
 
 def test_several_stage_families_are_checked_each() -> None:
-    """Every family of the turns must be a forward push family; a strategy serves the stages if
+    """Every family of the turns must be a push family; a strategy serves the stages if
     one family supports it, and each family's stages keep only what it supports."""
     from sokoasp.driver import check_config
     from sokoasp.errors import InputError
@@ -373,7 +376,55 @@ def test_several_stage_families_are_checked_each() -> None:
     assert config.stage_families == ("push-macro", "push-route")
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze", "straight")
     assert stage_config(config, "push-route").strategies == ("dead", "freeze")
-    with pytest.raises(InputError, match="forward push family"):
-        check_config(replace(config, stage_encoding="push-macro+pull-route"))
+    with pytest.raises(InputError, match="needs a push family"):
+        check_config(replace(config, stage_encoding="push-macro+incremental"))
+    assert stage_config(replace(config, stage_encoding="push-macro+pull-route"), "pull-route").strategies == ("dead",)
     with pytest.raises(InputError, match="unknown encoding 'push-mcaro'"):
         check_config(replace(config, stage_encoding="push-route+push-mcaro"))
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_backward_stages_give_plans_that_replay(name: str) -> None:
+    """pull-route stages: from the boxes on the goals, one more box pulled onto a start square
+    per stage; the routes, played back as pushes from the start, replay. The last stage must
+    leave the player able to walk to its start square (else the replay would fail)."""
+    level = level_of(CORPUS[name])
+    config = SolveConfig(encoding="pull-route", strategies=("dead",), max_horizon=40)
+    messages: list[str] = []
+    outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
+    assert outcome.plan is not None, outcome.describe(len(level.boxes))
+    assert replay(level, outcome.plan).ok
+    assert any("box route" in message for message in messages)
+
+
+def test_a_backward_stage_is_fewest_pulls_onto_start_squares() -> None:
+    """The first backward stage: the player may start anywhere, and one box is pulled onto a
+    start square in the fewest box routes that do it; turned round, a route of pulls is one of
+    pushes, so the fewest box moves of the turned-round level (pushes) bound it from below."""
+    from sokoasp.staged import turned_round
+
+    for name in sorted(CORPUS)[:6]:
+        level = level_of(CORPUS[name])
+        start = turned_round(level)
+        session = StageSession(level, SolveConfig(encoding="pull-route", max_horizon=40), Clock())
+        found = session.plan(start, StageGoal(1, player_anywhere=True), Clock())
+        assert found is not None
+        plan, after = found
+        assert len(after.boxes & after.goals) >= 1 and after.goals == level.boxes
+        assert len(plan.routes) >= 1 and plan.moves == ""
+        assert after.player not in after.boxes
+
+
+def test_the_player_of_a_later_backward_stage_starts_where_the_last_one_left_it() -> None:
+    """Only the first backward stage may put the player anywhere: from a state with the player
+    shut in a pocket, a stage that needs the player elsewhere finds nothing."""
+    from sokoasp.staged import turned_round
+
+    # Turned round, the box on the goal at (4,1) is to be pulled left onto the start square
+    # (3,1), the player stepping from (3,1) to (2,1). Shut in right of the box it cannot.
+    level = level_of("#######\n# @$. #\n#######\n")
+    session = StageSession(level, SolveConfig(encoding="pull-route", max_horizon=6), Clock())
+    start = turned_round(level)
+    assert session.plan(start, StageGoal(1, player_anywhere=True), Clock()) is not None
+    shut_in = Level(start.floor, start.boxes, start.goals, (5, 1))
+    assert session.plan(shut_in, StageGoal(1), Clock()) is None

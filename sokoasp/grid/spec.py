@@ -126,7 +126,7 @@ class GridSpec:
                 skipped.append(f"{PORTFOLIO} with {chosen}: the portfolio chooses its own")
                 continue
             if staged and not stages and not can_stage(ENCODINGS[encoding]):
-                skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a forward push family")
+                skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
                 continue
             if interleave != 1 and not ENCODINGS[encoding].jumps:
                 skipped.append(f"{encoding} with interleave {interleave}: interleaving needs a jump family")
@@ -268,7 +268,7 @@ def build_spec(
     stages = stage_encodings or [""]
     for name in (family for families in stages if families for family in families.split("+")):
         if not (name in ENCODINGS and can_stage(ENCODINGS[name])):
-            raise InputError(f"stage_encodings must name forward push families (push, push-macro, push-route, ...), "
+            raise InputError(f"stage_encodings must name push families (push, push-macro, push-route, pull-route, ...), "
                              f"or several joined by + (push-macro+push-route), not {name!r}", source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
                     memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages))
