@@ -87,12 +87,15 @@ class StagedOutcome:
 
     plan: str | None
     stages_solved: int = 0  # stage plans found, backtracked ones included
-    most_placed: int = 0  # the most boxes on goals in any state reached
+    most_placed: int | None = None  # forward stages: the most boxes on goals in any state reached
+    most_home: int | None = None  # backward stages: the most boxes on start squares in any state reached
 
     def describe(self, boxes: int) -> str:
         found = "a plan" if self.plan is not None else "no plan"
-        return (f"staged search: {found} after {self.stages_solved} stage plans, "
-                f"at best {self.most_placed} of {boxes} boxes on goals")
+        best = [f"{self.most_placed} of {boxes} boxes on goals"] if self.most_placed is not None else []
+        best += [f"backwards {self.most_home} of {boxes} on start squares"] if self.most_home is not None else []
+        at_best = f", at best {', '.join(best)}" if best else ""
+        return f"staged search: {found} after {self.stages_solved} stage plans{at_best}"
 
 
 def can_stage(encoding: Encoding) -> bool:
@@ -350,7 +353,10 @@ class StagedSearch:
         """A plan from ``state`` with every box on a goal (backwards: and the player able to
         walk ``home``, the level's start square)."""
         placed = len(state.boxes & state.goals)
-        self.outcome.most_placed = max(self.outcome.most_placed, placed)
+        if home is None:
+            self.outcome.most_placed = max(self.outcome.most_placed or 0, placed)
+        else:
+            self.outcome.most_home = max(self.outcome.most_home or 0, placed)
         if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
             return StagePlan()
         need = min(placed + 1, len(state.goals))
@@ -387,6 +393,11 @@ class StagedSearch:
         return None
 
 
+def best_of(counts: list[int | None]) -> int | None:
+    known = [count for count in counts if count is not None]
+    return max(known) if known else None
+
+
 def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
     """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit).
     With several stage families, each keeps a search (and a clingo session) of its own, and they
@@ -404,5 +415,6 @@ def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float,
             if outcome.plan is not None:
                 break
     outcome.stages_solved = sum(search.outcome.stages_solved for search in searches)
-    outcome.most_placed = max(search.outcome.most_placed for search in searches)
+    outcome.most_placed = best_of([search.outcome.most_placed for search in searches])
+    outcome.most_home = best_of([search.outcome.most_home for search in searches])
     return outcome

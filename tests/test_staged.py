@@ -428,3 +428,23 @@ def test_the_player_of_a_later_backward_stage_starts_where_the_last_one_left_it(
     assert session.plan(start, StageGoal(1, player_anywhere=True), Clock()) is not None
     shut_in = Level(start.floor, start.boxes, start.goals, (5, 1))
     assert session.plan(shut_in, StageGoal(1), Clock()) is None
+
+
+def test_careful_backward_stages_end_where_the_start_squares_can_still_be_filled() -> None:
+    """With keep_live and keep_fillable a first backward stage ends only where every other box
+    can still be pulled to a free start square (filling.fillable with pulls); careless stages
+    end elsewhere too."""
+    from sokoasp.filling import fillable
+    from sokoasp.staged import turned_round
+
+    ends = {True: [], False: []}
+    for name in sorted(CORPUS):
+        level = level_of(CORPUS[name])
+        session = StageSession(level, SolveConfig(encoding="pull-route", max_horizon=40), Clock())
+        for careful in (True, False):
+            goal = StageGoal(1, keep_live=careful, keep_fillable=careful, player_anywhere=True)
+            found = session.plan(turned_round(level), goal, Clock())
+            if found is not None:
+                ends[careful].append(fillable(found[1], pulls=True))
+    assert ends[True] and all(ends[True])
+    assert not all(ends[False]), ends
