@@ -8,13 +8,16 @@ and the twelve 9x8 thesis-like boards with the same configurations. With two cor
 two race: push-macro asked for 3x the lower bound first (a plan at a long horizon is often
 found sooner than short horizons are refuted), after a probe of the bound itself for a tenth of
 the time (which solves Microban 144, a plan right at its bound), and a member that first spends
-10 s on push-macro stages with dead and freeze (one more box on a goal per stage, which takes XSokoban
+10 s on stages (dead and freeze forwards, dead backwards; one more box on a goal per stage takes XSokoban
 levels that no horizon loop reaches in 300 s) and then asks pull-route with dead and bound
 (one box pulled back from the goals along a route per step: the reverse search) for 3x its
 bound. pull-route replaced push-route there, which had replaced push-macro from 5x: on
 Microban (generators/microban-60-pull.toml, both directions in one grid) the reverse search
 solves levels that neither push-route nor any push-macro configuration solves, with long plans
-of few box moves. The third is push-macro with the usual schedule.
+of few box moves. Its stages run in both directions in turn (push-macro forwards, pull-route
+backwards from the goals: generators/microban-60-stage-directions.toml, where the turns gained
+Microban 105 and 124 and lost none against push-macro stages alone). The third is push-macro
+with the usual schedule.
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
 
@@ -33,7 +36,7 @@ STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.s
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
     SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
-                staged=STAGED_SECONDS, stage_encoding="push-macro"),
+                staged=STAGED_SECONDS, stage_encoding="push-macro+pull-route"),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )
 
