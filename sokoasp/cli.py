@@ -261,7 +261,9 @@ def list_portfolio() -> None:
             start = f"the bound (probed), {member.start_factor} x"
         else:
             start = "the lower bound" if member.start_factor == 1 else f"{member.start_factor} x the lower bound"
-        staged = f"{member.staged:g} s of {' then '.join(member.stage_families)}" if member.staged else "no"
+        families = member.stage_families
+        in_turn = " in turn" if len(families) > 1 else ""
+        staged = f"{member.staged:g} s: {' and '.join(families)} stages{in_turn}" if member.staged else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
                      str(member.interleave), staged))
     click.echo(table(rows))

@@ -44,3 +44,22 @@ def test_members_chosen_by_greedy_cover() -> None:
             row("b", "1", True), row("b", "2", True), row("b", "3", False),
             row("c", "1", False), row("c", "2", False), row("c", "3", True)]
     assert choose_members(rows, 2) == ["a", "c"]
+
+
+def test_the_portfolio_listing_names_each_members_stages() -> None:
+    from test_cli import run
+
+    from sokoasp.portfolio import DEFAULT_MEMBERS
+
+    code, out = run("portfolio")
+    assert code == 0
+    lines = out.splitlines()[1:]
+    assert len(lines) == len(DEFAULT_MEMBERS)
+    for line, member in zip(lines, DEFAULT_MEMBERS, strict=True):
+        assert member.encoding in line
+        if member.staged is None:
+            assert line.rstrip().endswith("no")
+        else:
+            assert f"{member.staged:g} s: " in line
+            assert all(family in line.split(" s: ")[1] for family in member.stage_families)
+            assert ("in turn" in line) is (len(member.stage_families) > 1)
