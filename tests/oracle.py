@@ -141,7 +141,7 @@ def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_00
                     nb = (bx - {box}) | {to}
                     nreach = region(floor, nb, after)
                     if (nb, min(nreach)) not in found:
-                        found[(nb, min(nreach))] = box
+                        found[(nb, min(nreach))] = after
                         if len(found) > limit:
                             raise RuntimeError("state space too large for the oracle")
                         queue.append((nb, nreach))
