@@ -251,7 +251,11 @@ def extract_plan(level: Level, symbols: list[clingo.Symbol], unit: str, reverse:
         return move_plan(symbols)
     routes = route_steps(symbols)
     if reverse:
-        pushes = reverse_route_pushes(level, routes)
-    else:
-        pushes = route_pushes(level, routes) if routes else push_sequence(symbols)
+        return pushes_plan(level, reverse_route_pushes(level, routes))
+    return pushes_plan(level, route_pushes(level, routes) if routes else push_sequence(symbols))
+
+
+def pushes_plan(level: Level, pushes: list[Push]) -> str:
+    """The LURD plan of pushes from the level's start, stretches that return to an earlier
+    state cut."""
     return expand_pushes(level, without_cycles(level, pushes))

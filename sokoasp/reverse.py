@@ -38,6 +38,15 @@ def reverse_dead_squares(level: Level, distances: dict[Cell, int]) -> frozenset[
     return level.floor - (frozenset(distances) - dead_squares(level))
 
 
+def turned_round(level: Level) -> Level:
+    """The level turned round as a state (the start of a backward staged search): the boxes on
+    the goals, the start squares as goals. Its player square is a stand-in: the first backward
+    stage lets the player start on any free square (``staged.StageGoal.player_anywhere``), as a
+    forward plan may end anywhere."""
+    player = level.player if level.player not in level.goals else min(level.floor - level.goals)
+    return Level(level.floor, level.goals, level.boxes, player, level.title)
+
+
 def reverse_facts(level: Level) -> str:
     """The facts pull-route.lp reads: the floor, boxes on the goals, targets on the start
     squares, the player's start square, the backward dead squares, and ``dist/3``, the fewest

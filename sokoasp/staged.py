@@ -41,8 +41,8 @@ from .families import Encoding, encodings_dir, get_encoding
 from .filling import blocking_pairs, fillable
 from .instance import program_facts
 from .level import Cell, Level
-from .plans import PlanExtractor, Route, expand_pushes, extract_plan, reverse_route_pushes, route_steps, without_cycles
-from .reverse import reverse_facts
+from .plans import PlanExtractor, Route, extract_plan, pushes_plan, reverse_route_pushes, route_steps
+from .reverse import reverse_facts, turned_round
 from .search import player_region
 from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
@@ -78,7 +78,7 @@ class StagePlan:
         """The plan from ``level``'s start: the moves, or the routes played back as pushes."""
         if not self.routes:
             return self.moves
-        return expand_pushes(level, without_cycles(level, reverse_route_pushes(level, list(self.routes))))
+        return pushes_plan(level, reverse_route_pushes(level, list(self.routes)))
 
 
 @dataclass
@@ -188,14 +188,6 @@ def read_stage(state: Level, symbols: list[clingo.Symbol], reverse: bool) -> tup
         boxes.add(drop)
         player = stand if stand is not None else player
     return StagePlan(routes=routes), Level(state.floor, frozenset(boxes), state.goals, player, state.title)
-
-
-def turned_round(level: Level) -> Level:
-    """The start of a backward staged search: the boxes on the goals, the start squares as
-    goals. Its player square is a stand-in: the first backward stage lets the player start on
-    any free square (``StageGoal.player_anywhere``), as a forward plan may end anywhere."""
-    player = level.player if level.player not in level.goals else min(level.floor - level.goals)
-    return Level(level.floor, level.goals, level.boxes, player, level.title)
 
 
 class StageEnds(PlanExtractor):

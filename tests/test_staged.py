@@ -14,7 +14,9 @@ from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.errors import ExitCode
+from sokoasp.filling import fillable
 from sokoasp.level import Level
+from sokoasp.reverse import turned_round
 from sokoasp.search import player_region
 from sokoasp.session import Clock, horizons
 from sokoasp.simulator import replay
@@ -401,8 +403,6 @@ def test_a_backward_stage_is_fewest_pulls_onto_start_squares() -> None:
     """The first backward stage: the player may start anywhere, and one box is pulled onto a
     start square in the fewest box routes that do it; turned round, a route of pulls is one of
     pushes, so the fewest box moves of the turned-round level (pushes) bound it from below."""
-    from sokoasp.staged import turned_round
-
     for name in sorted(CORPUS)[:6]:
         level = level_of(CORPUS[name])
         start = turned_round(level)
@@ -418,8 +418,6 @@ def test_a_backward_stage_is_fewest_pulls_onto_start_squares() -> None:
 def test_the_player_of_a_later_backward_stage_starts_where_the_last_one_left_it() -> None:
     """Only the first backward stage may put the player anywhere: from a state with the player
     shut in a pocket, a stage that needs the player elsewhere finds nothing."""
-    from sokoasp.staged import turned_round
-
     # Turned round, the box on the goal at (4,1) is to be pulled left onto the start square
     # (3,1), the player stepping from (3,1) to (2,1). Shut in right of the box it cannot.
     level = level_of("#######\n# @$. #\n#######\n")
@@ -434,9 +432,6 @@ def test_careful_backward_stages_end_where_the_start_squares_can_still_be_filled
     """With keep_live and keep_fillable a first backward stage ends only where every other box
     can still be pulled to a free start square (filling.fillable with pulls); careless stages
     end elsewhere too."""
-    from sokoasp.filling import fillable
-    from sokoasp.staged import turned_round
-
     ends = {True: [], False: []}
     for name in sorted(CORPUS):
         level = level_of(CORPUS[name])
