@@ -162,16 +162,26 @@ def bfs_box_moves(text: str, limit: int = 200_000, placed: int | None = None) ->
     its own pushes, the player walking round it and the other boxes staying put. With
     ``placed``: the fewest that leave at least that many boxes on goals."""
     floor, boxes, goals, player = parse(text)
-    start_region = region(floor, boxes, player)
-    seen = {(boxes, min(start_region)): 0}
-    queue = deque([(boxes, player)])
+    return fewest_box_moves(floor, boxes, goals, [player], placed, limit)
+
+
+def fewest_box_moves(floor: set, boxes: frozenset, goals: frozenset, players: list, placed: int | None,
+                     limit: int = 200_000, pulls: bool = False) -> int | None:
+    """``bfs_box_moves`` from the player on any of ``players``; ``pulls``: boxes are pulled."""
+    seen: dict = {}
+    queue: deque = deque()
+    for player in players:
+        key = (boxes, min(region(floor, boxes, player)))
+        if key not in seen:
+            seen[key] = 0
+            queue.append((boxes, player))
     while queue:
         bx, me = queue.popleft()
         depth = seen[(bx, min(region(floor, bx, me)))]
         if (bx == goals) if placed is None else len(bx & goals) >= placed:
             return depth
         for box in bx:
-            for to, stand in one_box_routes(floor, bx - {box}, box, me):
+            for to, stand in one_box_routes(floor, bx - {box}, box, me, pulls):
                 nb = (bx - {box}) | {to}
                 key = (nb, min(region(floor, nb, stand)))
                 if key not in seen:
@@ -182,8 +192,9 @@ def bfs_box_moves(text: str, limit: int = 200_000, placed: int | None = None) ->
     return None
 
 
-def one_box_routes(floor: set, others: frozenset, box: tuple, player: tuple) -> set:
-    """Every (box square, player square) reachable by walking and pushing this box alone."""
+def one_box_routes(floor: set, others: frozenset, box: tuple, player: tuple, pulls: bool = False) -> set:
+    """Every (box square, player square) reachable by walking and pushing (``pulls``: pulling)
+    this box alone."""
     found, todo = {(box, player)}, [(box, player)]
     while todo:
         at, me = todo.pop()
@@ -191,12 +202,17 @@ def one_box_routes(floor: set, others: frozenset, box: tuple, player: tuple) -> 
             step = (me[0] + dx, me[1] + dy)
             if step not in floor or step in others:
                 continue
-            nxt = (at, step)
-            if step == at:
-                nxt = ((at[0] + dx, at[1] + dy), at)
-                if nxt[0] not in floor or nxt[0] in others:
+            moves = []
+            if step != at:
+                moves.append((at, step))  # a walk
+                if pulls and (me[0] - dx, me[1] - dy) == at:
+                    moves.append((me, step))  # a pull: the box follows onto the player's square
+            elif not pulls:
+                moves.append(((at[0] + dx, at[1] + dy), at))  # a push
+                if moves[0][0] not in floor or moves[0][0] in others:
                     continue
-            if nxt not in found:
-                found.add(nxt)
-                todo.append(nxt)
+            for nxt in moves:
+                if nxt not in found:
+                    found.add(nxt)
+                    todo.append(nxt)
     return found

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from corpus import HAND_MADE, multi_box_corpus
 from helpers import assert_replays, level_of
-from oracle import bfs_box_moves, bfs_pushes, bfs_slides, fills_around, parse
+from oracle import bfs_box_moves, bfs_pushes, bfs_slides, fewest_box_moves, fills_around, parse
 from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, solve
@@ -400,18 +400,21 @@ def test_backward_stages_give_plans_that_replay(name: str) -> None:
 
 
 def test_a_backward_stage_is_fewest_pulls_onto_start_squares() -> None:
-    """The first backward stage: the player may start anywhere, and one box is pulled onto a
-    start square in the fewest box routes that do it; turned round, a route of pulls is one of
-    pushes, so the fewest box moves of the turned-round level (pushes) bound it from below."""
+    """The first backward stage, the player starting anywhere: at least the breadth-first fewest
+    box moves by pulls that put a box on a start square, and no more than the first horizon
+    that admits them (pull-route's horizons grow by half)."""
     for name in sorted(CORPUS)[:6]:
         level = level_of(CORPUS[name])
         start = turned_round(level)
         session = StageSession(level, SolveConfig(encoding="pull-route", max_horizon=40), Clock())
         found = session.plan(start, StageGoal(1, player_anywhere=True), Clock())
-        assert found is not None
+        optimum = fewest_box_moves(set(level.floor), level.goals, level.boxes,
+                                   sorted(level.floor - level.goals), placed=1, pulls=True)
+        assert found is not None and optimum is not None
         plan, after = found
         assert len(after.boxes & after.goals) >= 1 and after.goals == level.boxes
-        assert len(plan.routes) >= 1 and plan.moves == ""
+        first_admitting = min(h for h in horizons(1, 40, jumps=True) if h >= optimum)
+        assert optimum <= len(plan.routes) <= first_admitting and plan.moves == ""
         assert after.player not in after.boxes
 
 
