@@ -12,22 +12,38 @@ the filled goals as walls and fewer boxes in the way (``tests/test_filling.py`` 
 against a breadth-first search). So a failed test proves that a filled goal must be emptied
 again; the goal room sealed by its entrance goal is the typical case.
 
+When few boxes are off the goals (at most ``JOINT_BOXES``), the test then searches their pushes
+together (``fills_jointly``, the boxes on goals as walls), which also finds boxes that only
+block each other: two boxes at the mouth of a pocket that the player must enter to free either.
+That search is exact for its question; it gives up after ``JOINT_STATES`` states, and the state
+then passes.
+
 With ``pulls``, the same for the reverse search (pull-route stages, ``sokoasp/staged.py``): the
 level turned round (boxes on the goals, the start squares as goals) and boxes moved by pulls.
 """
 
 from __future__ import annotations
 
+import heapq
+from collections import deque
 from collections.abc import Iterator
 from functools import lru_cache
 
 from .level import DIRECTIONS, Cell, Level, add
 from .search import region_from
 
+JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off the goals
+JOINT_STATES = 2_000  # and gives up after this many states
+
 
 def fillable(state: Level, pulls: bool = False) -> bool:
     """False when the empty goals of ``state`` cannot all be filled without moving a box that
     stands on a goal; True when they may be (``pulls``: boxes are pulled, not pushed)."""
+    return each_box_reaches_a_goal(state, pulls) and fills_jointly(state, pulls) is not False
+
+
+def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
+    """Each box off the goals has an empty goal of its own that it can be moved to alone."""
     free = state.floor - (state.goals & state.boxes)
     empty = sorted(state.goals - state.boxes)
     reaches: dict[Cell, list[Cell]] = {}
@@ -35,6 +51,70 @@ def fillable(state: Level, pulls: bool = False) -> bool:
         start = (box, min(region_from(free, {box}, [state.player])))
         reaches[box] = [goal for goal in empty if start in states_onto(free, goal, pulls)]
     return len(matching(reaches)) == len(reaches)
+
+
+def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) -> bool | None:
+    """Whether moving only the boxes off the goals (those on goals are walls) can fill every
+    empty goal: a best-first search over (boxes, player region) states, nearest to the goals
+    first. None when more than ``JOINT_BOXES`` boxes are off the goals, or when the search
+    meets ``limit`` states without an answer."""
+    fixed = state.goals & state.boxes
+    free, targets, start = state.floor - fixed, state.goals - fixed, state.boxes - fixed
+    if len(start) > JOINT_BOXES:
+        return None
+    distance = moves_to(free, targets, pulls)
+    if any(box not in distance for box in start):
+        return False  # a box that cannot reach a goal alone
+    seen = {(start, min(region_from(free, start, [state.player])))}
+    todo = [(0, 0, start, state.player)]  # (distance to the goals, order found, boxes, player)
+    while todo:
+        _, _, boxes, player = heapq.heappop(todo)
+        if boxes == targets:
+            return True
+        region = region_from(free, boxes, [player])
+        for box in sorted(boxes):
+            for to, stand in box_moves(free, boxes, box, region, pulls):
+                moved = (boxes - {box}) | {to}
+                key = (moved, min(region_from(free, moved, [stand])))
+                if to not in distance or key in seen:
+                    continue
+                if len(seen) >= limit:
+                    return None
+                seen.add(key)
+                heapq.heappush(todo, (sum(distance[b] for b in moved), len(seen), moved, stand))
+    return False
+
+
+def box_moves(free: frozenset[Cell], boxes: frozenset[Cell], box: Cell, region: frozenset[Cell],
+              pulls: bool) -> Iterator[tuple[Cell, Cell]]:
+    """(box square, player square) after each push (``pulls``: pull) of ``box`` by the player
+    in ``region``."""
+    for delta in DIRECTIONS.values():
+        ahead = add(box, delta)
+        if ahead not in free or ahead in boxes:
+            continue
+        if pulls:
+            step = add(ahead, delta)
+            if ahead in region and step in free and step not in boxes:
+                yield ahead, step
+        elif (box[0] - delta[0], box[1] - delta[1]) in region:
+            yield ahead, box
+
+
+def moves_to(free: frozenset[Cell], targets: frozenset[Cell], pulls: bool) -> dict[Cell, int]:
+    """The fewest moves (``pulls``: pulls, else pushes) of a lone box from each square to the
+    nearest target, the player anywhere; squares missing can reach none."""
+    distance = {target: 0 for target in targets}
+    queue = deque(sorted(targets))
+    while queue:
+        cell = queue.popleft()
+        for delta in DIRECTIONS.values():
+            before = (cell[0] - delta[0], cell[1] - delta[1])  # the box came from here, moving by delta
+            player = add(cell, delta) if pulls else (before[0] - delta[0], before[1] - delta[1])
+            if before in free and player in free and before not in distance:
+                distance[before] = distance[cell] + 1
+                queue.append(before)
+    return distance
 
 
 def blocking_pairs(level: Level, pulls: bool = False) -> list[tuple[Cell, Cell]]:

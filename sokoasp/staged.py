@@ -11,7 +11,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
-  the start (iterative broadening: many cheap tries first, long stages later);
+  the start (iterative broadening: many cheap tries first, long stages later); a pass ends
+  after ``PASS_STAGES`` stage times (a restart schedule: on many boxes the depth-first search
+  otherwise spends the whole budget backtracking among the last stages of its first pass);
 - all stages share one clingo session (``StageSession``): the start state, the goal count and
   the careful tries' preferences are external atoms, so a stage grounds only new steps;
 - stages run in one push family, or in several that take turns pass by pass
@@ -38,7 +40,7 @@ import clingo
 
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
-from .filling import blocking_pairs, fillable
+from .filling import blocking_pairs, each_box_reaches_a_goal, fills_jointly
 from .instance import program_facts
 from .level import Cell, Level
 from .plans import PlanExtractor, Route, extract_plan, pushes_plan, reverse_route_pushes, route_steps
@@ -50,6 +52,7 @@ from .strategies import get_strategy
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_SHARE = 64  # in the first pass a stage gets 1/FIRST_SHARE of the budget; each pass doubles it
+PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
 # What a stage asks of its end state, tried in order: (keep_live, keep_fillable), see StageGoal.
 STAGE_TRIES = ((True, True), (False, False))
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
@@ -193,8 +196,9 @@ def read_stage(state: Level, symbols: list[clingo.Symbol], reverse: bool) -> tup
 class StageEnds(PlanExtractor):
     """Keeps the first model whose end state ``goal`` allows. For every other one it adds a
     nogood, valid for this solve call, and lets clingo go on to the next model: against the
-    exact state for an ``avoid`` state, else against the set of filled goals (a filled-goal set
-    that fails ``fillable`` mostly fails wherever the other boxes stand)."""
+    exact state for an ``avoid`` state or for boxes that block each other where they stand
+    (``filling.fills_jointly``), else against the set of filled goals (a filled-goal set some
+    box cannot get round mostly fails wherever the other boxes stand)."""
 
     def __init__(self, state: Level, goal: StageGoal, reverse: bool) -> None:
         super().__init__()
@@ -219,8 +223,10 @@ class StageEnds(PlanExtractor):
                 return state_nogood(end, self.horizon)
         if any(filled(end) == filled(other) for other in self.goal.other_than):
             return filled_goals_nogood(end, self.horizon)
-        if self.goal.keep_fillable and not fillable(end, pulls=self.reverse):
+        if self.goal.keep_fillable and not each_box_reaches_a_goal(end, pulls=self.reverse):
             return filled_goals_nogood(end, self.horizon)
+        if self.goal.keep_fillable and fills_jointly(end, pulls=self.reverse) is False:
+            return state_nogood(end, self.horizon)  # the boxes off the goals block each other where they stand
         return None
 
 
@@ -305,6 +311,7 @@ class StagedSearch:
         self.config = config
         self.clock = clock
         self.deadline = time.perf_counter() + budget
+        self.pass_end = self.deadline  # one_pass sets it: PASS_STAGES stage times from the pass's start
         self.stage_seconds = budget / FIRST_SHARE
         self.progress = progress
         self.outcome = StagedOutcome(None)
@@ -317,6 +324,14 @@ class StagedSearch:
         overall = self.clock.remaining()
         mine = self.deadline - time.perf_counter()
         return mine if overall is None else min(mine, overall)
+
+    def pass_left(self) -> float:
+        """The time left for this pass: a pass that runs out of it is cut short, and the next
+        starts again from the start with twice the stage time."""
+        mine = self.pass_end - time.perf_counter()
+        if mine <= 0:
+            self.cut_short = True
+        return min(mine, self.left())
 
     def run(self, level: Level) -> str | None:
         """Passes from the start, each with twice the stage time of the one before, until one
@@ -332,6 +347,7 @@ class StagedSearch:
         if self.session is None:
             self.session = StageSession(level, self.config, self.clock)
         self.dead_ends, self.cut_short = [], False
+        self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
         reverse = self.session.reverse
         start = turned_round(level) if reverse else level
         plan = self.search(start, home=level.player if reverse else None)
@@ -354,7 +370,7 @@ class StagedSearch:
         need = min(placed + 1, len(state.goals))
         tried: list[Level] = []
         for _ in range(WIDTH):
-            if self.left() <= 0:
+            if self.pass_left() <= 0:
                 return None
             found = self.stage(state, StageGoal(need, tuple(self.dead_ends), tuple(tried), player_anywhere=first and home is not None))
             if found is None:
@@ -371,7 +387,7 @@ class StagedSearch:
         """A plan for ``goal`` under each of ``STAGE_TRIES`` in turn, each with an equal share
         of the stage time."""
         for keep_live, keep_fillable in STAGE_TRIES:
-            clock = Clock(limit=min(self.stage_seconds / len(STAGE_TRIES), self.left()))
+            clock = Clock(limit=min(self.stage_seconds / len(STAGE_TRIES), self.pass_left()))
             tried = replace(goal, keep_live=keep_live, keep_fillable=keep_fillable)
             assert self.session is not None  # run() made it
             found = self.session.plan(state, tried, clock)

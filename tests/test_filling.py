@@ -13,7 +13,7 @@ from helpers import level_of
 from oracle import fills_around, parse, push_closure
 
 from sokoasp.errors import InputError
-from sokoasp.filling import blocking_pairs, box_squares, fillable
+from sokoasp.filling import JOINT_BOXES, blocking_pairs, box_squares, each_box_reaches_a_goal, fillable, fills_jointly
 from sokoasp.level import Level
 
 CORPUS = multi_box_corpus(24, seed=11)
@@ -63,6 +63,38 @@ SEALED = """\
   #  @#
   #####
 """
+
+
+@pytest.mark.parametrize("pulls", [False, True])
+def test_the_joint_search_answers_as_the_oracle_does(pulls: bool) -> None:
+    """Where fills_jointly answers, it is exact: the breadth-first oracle's answer on every
+    reachable state of the corpus (pushes, and the level turned round with pulls); it answers
+    for most of them, and it turns down states each box alone would pass."""
+    texts = sorted(CORPUS)[:12] if pulls else sorted(CORPUS)
+    states = [state for name in texts for state in (reachable_pull_states if pulls else reachable_states)(CORPUS[name])]
+    answered = [(state, fills_jointly(state, pulls)) for state in states]
+    answered = [(state, answer) for state, answer in answered if answer is not None]
+    assert len(answered) > len(states) / 2
+    assert all(answer == fills(state, pulls) for state, answer in answered)
+    assert any(not answer and each_box_reaches_a_goal(state, pulls) for state, answer in answered)
+
+
+def test_two_boxes_that_block_each_other_fail_though_each_alone_would_pass() -> None:
+    """Along the top wall each box alone can be pushed onto its goal, the player standing where
+    the other box is; together neither can move along the wall, and no push moves them off it."""
+    pair = level_of("#######\n#.$$ .#\n#     #\n#  @  #\n#######\n")
+    assert each_box_reaches_a_goal(pair) and not fills(pair)
+    assert fills_jointly(pair) is False and not fillable(pair)
+    apart = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n")
+    assert fills_jointly(apart) is True and fillable(apart) and fills(apart)
+
+
+def test_the_joint_search_leaves_many_boxes_to_the_stages() -> None:
+    count = JOINT_BOXES + 1
+    rows = ["#" * (count + 4), "#@" + " " * (count + 1) + "#", "# " + "$" * count + " #", "# " + "." * count + " #",
+            "#" * (count + 4)]
+    many = level_of("\n".join(rows) + "\n")
+    assert fills_jointly(many) is None and fillable(many)
 
 
 def test_a_goal_behind_a_filled_entrance_goal_fails() -> None:

@@ -253,6 +253,31 @@ def test_a_pass_cut_short_is_followed_by_a_longer_one() -> None:
     assert plan is None or replay(level, plan).ok
 
 
+def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch) -> None:
+    """Stages that always find a plan but never get closer to the goal (a search that would
+    wander deeper for the whole budget): each pass ends after PASS_STAGES stage times and the
+    next starts again from the start with twice the stage time."""
+    import time
+
+    import sokoasp.staged as staged
+
+    def wander(self, state: Level, goal: StageGoal):
+        time.sleep(self.stage_seconds / 4)
+        return staged.StagePlan(), state
+
+    monkeypatch.setattr(StagedSearch, "stage", wander)
+    level = level_of(CORPUS[sorted(CORPUS)[0]])
+    messages: list[str] = []
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 2.0, messages.append)
+    search.stage_seconds = 0.01
+    started = time.perf_counter()
+    assert search.one_pass(level) is None
+    assert time.perf_counter() - started < staged.PASS_STAGES * 0.01 + 0.5
+    assert search.cut_short and not search.finished and search.stage_seconds == 0.02
+    assert search.run(level) is None
+    assert sum("a new pass" in message for message in messages) >= 3
+
+
 def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
     config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), staged=5)
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
