@@ -74,9 +74,11 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
         region = region_from(free, boxes, [player])
         for box in sorted(boxes):
             for to, stand in box_moves(free, boxes, box, region, pulls):
+                if to not in distance:
+                    continue
                 moved = (boxes - {box}) | {to}
                 key = (moved, min(region_from(free, moved, [stand])))
-                if to not in distance or key in seen:
+                if key in seen:
                     continue
                 if len(seen) >= limit:
                     return None
