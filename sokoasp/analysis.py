@@ -50,11 +50,23 @@ def dead_squares(level: Level) -> frozenset[Cell]:
 
 def nearest_goal_distances(level: Level) -> dict[Cell, int]:
     """Live square -> fewest pushes that bring a lone box from it to the nearest goal."""
-    nearest: dict[Cell, int] = {}
-    for dist in distance_table(level).values():
-        for cell, d in dist.items():
-            nearest[cell] = min(d, nearest.get(cell, INFINITY))
-    return nearest
+    return lone_box_distances(level.floor, level.goals)
+
+
+def lone_box_distances(free: frozenset[Cell], targets: frozenset[Cell], pulls: bool = False) -> dict[Cell, int]:
+    """The fewest moves (``pulls``: pulls, else pushes) of a lone box from each square of
+    ``free`` to the nearest of ``targets``, the player anywhere; squares missing can reach none."""
+    distance = {target: 0 for target in targets}
+    queue = deque(sorted(targets))
+    while queue:
+        cell = queue.popleft()
+        for delta in DIRECTIONS.values():
+            before = (cell[0] - delta[0], cell[1] - delta[1])  # the box came from here, moving by delta
+            player = add(cell, delta) if pulls else (before[0] - delta[0], before[1] - delta[1])
+            if before in free and player in free and before not in distance:
+                distance[before] = distance[cell] + 1
+                queue.append(before)
+    return distance
 
 
 def slides_to(level: Level, targets: frozenset[Cell]) -> dict[Cell, int]:

@@ -25,10 +25,10 @@ level turned round (boxes on the goals, the start squares as goals) and boxes mo
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from collections.abc import Iterator
 from functools import lru_cache
 
+from .analysis import lone_box_distances
 from .level import DIRECTIONS, Cell, Level, add
 from .search import region_from
 
@@ -62,7 +62,7 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
     free, targets, start = state.floor - fixed, state.goals - fixed, state.boxes - fixed
     if len(start) > JOINT_BOXES:
         return None
-    distance = moves_to(free, targets, pulls)
+    distance = lone_box_distances(free, targets, pulls)
     if any(box not in distance for box in start):
         return False  # a box that cannot reach a goal alone
     seen = {(start, min(region_from(free, start, [state.player])))}
@@ -101,22 +101,6 @@ def box_moves(free: frozenset[Cell], boxes: frozenset[Cell], box: Cell, region: 
                 yield ahead, step
         elif (box[0] - delta[0], box[1] - delta[1]) in region:
             yield ahead, box
-
-
-def moves_to(free: frozenset[Cell], targets: frozenset[Cell], pulls: bool) -> dict[Cell, int]:
-    """The fewest moves (``pulls``: pulls, else pushes) of a lone box from each square to the
-    nearest target, the player anywhere; squares missing can reach none."""
-    distance = {target: 0 for target in targets}
-    queue = deque(sorted(targets))
-    while queue:
-        cell = queue.popleft()
-        for delta in DIRECTIONS.values():
-            before = (cell[0] - delta[0], cell[1] - delta[1])  # the box came from here, moving by delta
-            player = add(cell, delta) if pulls else (before[0] - delta[0], before[1] - delta[1])
-            if before in free and player in free and before not in distance:
-                distance[before] = distance[cell] + 1
-                queue.append(before)
-    return distance
 
 
 def blocking_pairs(level: Level, pulls: bool = False) -> list[tuple[Cell, Cell]]:

@@ -11,26 +11,15 @@ reaches them anyway). Python plays the backward steps in reverse order as push r
 
 from __future__ import annotations
 
-from collections import deque
-
-from .analysis import dead_squares
+from .analysis import dead_squares, lone_box_distances
 from .facts import field_pools
-from .level import DIRECTIONS, Cell, Level, add
+from .level import Cell, Level
 
 
 def pushed_distances(level: Level) -> dict[Cell, int]:
     """The squares a lone box can be pushed to from one of the start squares of the boxes, with
     the fewest pushes from the nearest: backwards, the fewest pulls back to a start square."""
-    dist = {box: 0 for box in level.boxes}
-    queue = deque(sorted(level.boxes))
-    while queue:
-        cell = queue.popleft()
-        for delta in DIRECTIONS.values():
-            ahead, behind = add(cell, delta), (cell[0] - delta[0], cell[1] - delta[1])
-            if ahead in level.floor and behind in level.floor and ahead not in dist:
-                dist[ahead] = dist[cell] + 1
-                queue.append(ahead)
-    return dist
+    return lone_box_distances(level.floor, level.boxes, pulls=True)
 
 
 def reverse_dead_squares(level: Level, distances: dict[Cell, int]) -> frozenset[Cell]:
