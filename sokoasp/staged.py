@@ -13,7 +13,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
 - a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
   the start (iterative broadening: many cheap tries first, long stages later); a pass ends
   after ``PASS_STAGES`` stage times (a restart schedule: on many boxes the depth-first search
-  otherwise spends the whole budget backtracking among the last stages of its first pass);
+  otherwise spends the whole budget backtracking among the last stages of its first pass), and
+  each pass after the first makes a share of random decisions of its own (``RANDOM_DECISIONS``,
+  randomized restarts);
 - all stages share one clingo session (``StageSession``): the start state, the goal count and
   the careful tries' preferences are external atoms, so a stage grounds only new steps;
 - stages run in one push family, or in several that take turns pass by pass
@@ -53,6 +55,7 @@ from .strategies import get_strategy
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_SHARE = 64  # in the first pass a stage gets 1/FIRST_SHARE of the budget; each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
+RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
 # What a stage asks of its end state, tried in order: (keep_live, keep_fillable), see StageGoal.
 STAGE_TRIES = ((True, True), (False, False))
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
@@ -262,6 +265,13 @@ class StageSession:
         self.floor = sorted(level.floor)
         self.goal_count = len(level.goals)
 
+    def randomize(self, seed: int) -> None:
+        """Randomized restarts (Gomes, Selman & Kautz 1998): a few random decisions, seeded, so
+        that a new pass does not walk the stage plans of the one before again."""
+        solver = self.session.control.configuration.solver
+        solver.seed = str(seed)  # type: ignore[union-attr]
+        solver.rand_freq = str(RANDOM_DECISIONS)  # type: ignore[union-attr]
+
     def switch(self, state: Level, goal: StageGoal) -> None:
         control = self.session.control
         for cell in self.floor:
@@ -318,6 +328,7 @@ class StagedSearch:
         self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass
         self.cut_short = False  # a stage of this pass ran out of time (a longer pass may do better)
         self.finished = False  # a pass found a plan, or none was cut short (the next would repeat it)
+        self.passes = 0
         self.session: StageSession | None = None
 
     def left(self) -> float:
@@ -347,6 +358,9 @@ class StagedSearch:
         if self.session is None:
             self.session = StageSession(level, self.config, self.clock)
         self.dead_ends, self.cut_short = [], False
+        self.passes += 1
+        if self.passes > 1:
+            self.session.randomize(self.passes)
         self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
         reverse = self.session.reverse
         start = turned_round(level) if reverse else level

@@ -278,6 +278,27 @@ def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch) -> None:
     assert sum("a new pass" in message for message in messages) >= 3
 
 
+def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) -> None:
+    """Randomized restarts: the first pass searches as clasp does by default; each later pass
+    makes a share of random decisions, seeded by its number, so it does not walk the stage
+    plans of the pass before again."""
+    import sokoasp.staged as staged
+
+    monkeypatch.setattr(StagedSearch, "stage", lambda self, state, goal: None)
+    level = level_of(CORPUS[sorted(CORPUS)[0]])
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
+    search.one_pass(level)
+    assert search.session is not None
+    solver = search.session.session.control.configuration.solver
+    assert float(solver.rand_freq) == 0.0
+    seeds = []
+    for _ in range(2):
+        search.one_pass(level)
+        assert float(solver.rand_freq) == staged.RANDOM_DECISIONS > 0
+        seeds.append(solver.seed)
+    assert seeds == ["2", "3"]
+
+
 def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
     config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), staged=5)
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
