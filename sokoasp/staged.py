@@ -264,6 +264,7 @@ class StageSession:
         self.session.ground_base()
         self.floor = sorted(level.floor)
         self.goal_count = len(level.goals)
+        self.ran_out = False  # the last plan() gave up for time, not after its last horizon
 
     def randomize(self, seed: int) -> None:
         """Randomized restarts (Gomes, Selman & Kautz 1998): a few random decisions, seeded, so
@@ -285,19 +286,21 @@ class StageSession:
 
     def plan(self, state: Level, goal: StageGoal, clock: Clock) -> tuple[StagePlan, Level] | None:
         """The first plan from ``state`` that reaches ``goal`` and the state it ends in, or None
-        when no horizon up to the maximum has one or the clock runs out."""
+        when no horizon up to the maximum has one or the clock runs out (``ran_out``)."""
         self.switch(state, goal)
         ends = StageEnds(state, goal, self.reverse)
         self.session.extractor, self.session.clock = ends, clock
+        self.ran_out = True
         for t in horizons(1, self.max_horizon, self.encoding.jumps):
             if clock.expired():
                 return None
             ends.horizon = t
             outcome = self.session.ask(t)
             if outcome is None:
-                return None
+                return None  # no answer in time (clingo's wait may return a hair before the clock expires)
             if outcome:
                 return ends.kept
+        self.ran_out = False
         return None
 
 
@@ -407,7 +410,7 @@ class StagedSearch:
             found = self.session.plan(state, tried, clock)
             self.clock.ground += clock.ground
             self.clock.solve += clock.solve
-            self.cut_short |= clock.expired()
+            self.cut_short |= self.session.ran_out
             if found is not None:
                 self.outcome.stages_solved += 1
                 self.progress(f"stage {goal.need}: {found[0].describe()} ({self.clock.times()['total']:.2f} s)")

@@ -299,6 +299,19 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
     assert seeds == ["2", "3"]
 
 
+def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> None:
+    """clingo's wait can return a hair before the stage clock expires: a stage that got no
+    answer still ran out of time, so the pass is cut short and a longer one follows (a pass
+    taken for finished would end its family's search for good)."""
+    from sokoasp.session import Session
+
+    monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: None)
+    level = level_of(CORPUS[sorted(CORPUS)[0]])
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
+    assert search.one_pass(level) is None
+    assert search.cut_short and not search.finished
+
+
 def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
     config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), staged=5)
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
