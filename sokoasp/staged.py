@@ -290,17 +290,15 @@ class StageSession:
         self.switch(state, goal)
         ends = StageEnds(state, goal, self.reverse)
         self.session.extractor, self.session.clock = ends, clock
-        self.ran_out = True
+        self.ran_out = False
         for t in horizons(1, self.max_horizon, self.encoding.jumps):
-            if clock.expired():
-                return None
             ends.horizon = t
-            outcome = self.session.ask(t)
-            if outcome is None:
-                return None  # no answer in time (clingo's wait may return a hair before the clock expires)
+            outcome = None if clock.expired() else self.session.ask(t)
+            if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
+                self.ran_out = True
+                return None
             if outcome:
                 return ends.kept
-        self.ran_out = False
         return None
 
 

@@ -312,6 +312,21 @@ def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> 
     assert search.cut_short and not search.finished
 
 
+def test_a_stage_that_finds_its_plan_or_is_refuted_did_not_run_out_of_time(monkeypatch) -> None:
+    """Only a stage with no answer in its time counts as running out of it: one that finds its
+    plan, or whose every horizon is refuted, leaves a pass that ends without a plan finished."""
+    from sokoasp.session import Session
+
+    level = level_of(CORPUS[sorted(CORPUS)[0]])
+    session = StageSession(level, SolveConfig(encoding="push-macro"), Clock())
+    assert session.plan(level, StageGoal(1), Clock(limit=30.0)) is not None
+    assert not session.ran_out
+    monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: False)
+    search = StagedSearch(SolveConfig(encoding="push-macro", max_horizon=3), Clock(), 60.0, lambda message: None)
+    assert search.one_pass(level) is None
+    assert not search.cut_short and search.finished
+
+
 def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
     config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), staged=5)
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
