@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 
 import clingo
 
+from .deadlocks import dead_fence
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
 from .filling import blocking_pairs, each_box_reaches_a_goal, fills_jointly
@@ -177,6 +178,12 @@ def state_nogood(end: Level, horizon: int) -> list[tuple[clingo.Symbol, bool]]:
     return [(atom("box", box, horizon), True) for box in sorted(end.boxes)] + [(atom("region", end.player, horizon), True)]
 
 
+def fence_nogood(fence: frozenset[Cell], end: Level, horizon: int) -> list[tuple[clingo.Symbol, bool]]:
+    """The literals of ending at ``horizon`` with the boxes of a dead fence (``deadlocks``) where
+    they stand in ``end`` and the player on their side of it, wherever the other boxes are."""
+    return [(atom("box", box, horizon), True) for box in sorted(fence)] + [(atom("region", end.player, horizon), True)]
+
+
 def filled(state: Level) -> frozenset[tuple[int, int]]:
     return state.goals & state.boxes
 
@@ -199,9 +206,11 @@ def read_stage(state: Level, symbols: list[clingo.Symbol], reverse: bool) -> tup
 class StageEnds(PlanExtractor):
     """Keeps the first model whose end state ``goal`` allows. For every other one it adds a
     nogood, valid for this solve call, and lets clingo go on to the next model: against the
-    exact state for an ``avoid`` state or for boxes that block each other where they stand
-    (``filling.fills_jointly``), else against the set of filled goals (a filled-goal set some
-    box cannot get round mostly fails wherever the other boxes stand)."""
+    boxes of a corral deadlock (``deadlocks.dead_fence``, in every try: no plan exists from
+    there) wherever the other boxes stand; against the exact state for an ``avoid`` state or
+    for boxes that block each other where they stand (``filling.fills_jointly``), else against
+    the set of filled goals (a filled-goal set some box cannot get round mostly fails wherever
+    the other boxes stand)."""
 
     def __init__(self, state: Level, goal: StageGoal, reverse: bool) -> None:
         super().__init__()
@@ -220,6 +229,9 @@ class StageEnds(PlanExtractor):
         return True
 
     def nogood(self, end: Level) -> list[tuple[clingo.Symbol, bool]] | None:
+        fence = dead_fence(end, pulls=self.reverse)
+        if fence is not None:
+            return fence_nogood(fence, end, self.horizon)  # no plan from any such state: sound for every try
         if self.goal.avoid:
             region = player_region(end.floor, end.boxes, end.player)
             if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):
