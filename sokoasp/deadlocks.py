@@ -17,11 +17,10 @@ With ``pulls`` the same for the reverse search (the level turned round, boxes pu
 
 from __future__ import annotations
 
-import heapq
 from functools import lru_cache
 
 from .analysis import lone_box_distances
-from .filling import box_moves
+from .filling import push_search
 from .level import DIRECTIONS, Cell, Level, add
 from .search import region_from
 
@@ -58,28 +57,13 @@ def distances(floor: frozenset[Cell], goals: frozenset[Cell], pulls: bool) -> di
 
 def fence_is_dead(state: Level, fence: frozenset[Cell], pocket: frozenset[Cell], pulls: bool) -> bool:
     """True when the boxes of ``fence`` alone (every other box taken away) cannot all be moved
-    onto goals: a best-first search, nearest to the goals first, that gives up when the player
-    gets into ``pocket`` or after ``CORRAL_STATES`` states."""
+    onto goals; the search gives up when the player gets into ``pocket`` or after
+    ``CORRAL_STATES`` states."""
     distance = distances(state.floor, state.goals, pulls)
     if any(box not in distance for box in fence):
         return True  # a box on a dead square (the dead strategy prunes these already)
-    region = region_from(state.floor, fence, [state.player])
-    seen = {(fence, min(region))}
-    todo = [(0, 0, fence, region)]  # (distance to the goals, order found, boxes, player region)
-    while todo:
-        _, _, boxes, region = heapq.heappop(todo)
-        if boxes <= state.goals or region & pocket:
-            return False
-        for box in sorted(boxes):
-            for to, stand in box_moves(state.floor, boxes, box, region, pulls):
-                if to not in distance:
-                    continue
-                moved = (boxes - {box}) | {to}
-                after = region_from(state.floor, moved, [stand])
-                if (moved, min(after)) in seen:
-                    continue
-                if len(seen) >= CORRAL_STATES:
-                    return False
-                seen.add((moved, min(after)))
-                heapq.heappush(todo, (sum(distance[b] for b in moved), len(seen), moved, after))
-    return True
+
+    def done(boxes: frozenset[Cell], region: frozenset[Cell]) -> bool:
+        return boxes <= state.goals or bool(region & pocket)
+
+    return push_search(state.floor, fence, state.player, distance, done, pulls, CORRAL_STATES) is False

@@ -25,7 +25,7 @@ level turned round (boxes on the goals, the start squares as goals) and boxes mo
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from .analysis import lone_box_distances
@@ -65,25 +65,34 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
     distance = lone_box_distances(free, targets, pulls)
     if any(box not in distance for box in start):
         return False  # a box that cannot reach a goal alone
-    seen = {(start, min(region_from(free, start, [state.player])))}
-    todo = [(0, 0, start, state.player)]  # (distance to the goals, order found, boxes, player)
+    return push_search(free, start, state.player, distance, lambda boxes, _: boxes == targets, pulls, limit)
+
+
+def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
+                done: Callable[[frozenset[Cell], frozenset[Cell]], bool], pulls: bool, limit: int) -> bool | None:
+    """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
+    missing from ``distance``, reaches a (boxes, player region) state that is ``done``: a
+    best-first search, least summed ``distance`` first. None when it meets ``limit`` states
+    first."""
+    region = region_from(free, start, [player])
+    seen = {(start, min(region))}
+    todo = [(0, 0, start, region)]  # (summed distance, order found, boxes, player region)
     while todo:
-        _, _, boxes, player = heapq.heappop(todo)
-        if boxes == targets:
+        _, _, boxes, region = heapq.heappop(todo)
+        if done(boxes, region):
             return True
-        region = region_from(free, boxes, [player])
         for box in sorted(boxes):
             for to, stand in box_moves(free, boxes, box, region, pulls):
                 if to not in distance:
                     continue
                 moved = (boxes - {box}) | {to}
-                key = (moved, min(region_from(free, moved, [stand])))
-                if key in seen:
+                after = region_from(free, moved, [stand])
+                if (moved, min(after)) in seen:
                     continue
                 if len(seen) >= limit:
                     return None
-                seen.add(key)
-                heapq.heappush(todo, (sum(distance[b] for b in moved), len(seen), moved, stand))
+                seen.add((moved, min(after)))
+                heapq.heappush(todo, (sum(distance[b] for b in moved), len(seen), moved, after))
     return False
 
 
