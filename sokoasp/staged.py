@@ -173,15 +173,11 @@ def filled_goals_nogood(end: Level, horizon: int) -> list[tuple[clingo.Symbol, b
     return [(atom("box", goal, horizon), goal in end.boxes) for goal in sorted(end.goals)]
 
 
-def state_nogood(end: Level, horizon: int) -> list[tuple[clingo.Symbol, bool]]:
-    """The literals of ending at ``horizon`` in ``end``: its boxes, the player in its region."""
-    return [(atom("box", box, horizon), True) for box in sorted(end.boxes)] + [(atom("region", end.player, horizon), True)]
-
-
-def fence_nogood(fence: frozenset[Cell], end: Level, horizon: int) -> list[tuple[clingo.Symbol, bool]]:
-    """The literals of ending at ``horizon`` with the boxes of a dead fence (``deadlocks``) where
-    they stand in ``end`` and the player on their side of it, wherever the other boxes are."""
-    return [(atom("box", box, horizon), True) for box in sorted(fence)] + [(atom("region", end.player, horizon), True)]
+def state_nogood(end: Level, horizon: int, boxes: frozenset[Cell] | None = None) -> list[tuple[clingo.Symbol, bool]]:
+    """The literals of ending at ``horizon`` in ``end``: its boxes (or just ``boxes`` of them,
+    wherever the others are), the player in its region."""
+    kept = end.boxes if boxes is None else boxes
+    return [(atom("box", box, horizon), True) for box in sorted(kept)] + [(atom("region", end.player, horizon), True)]
 
 
 def filled(state: Level) -> frozenset[tuple[int, int]]:
@@ -231,7 +227,7 @@ class StageEnds(PlanExtractor):
     def nogood(self, end: Level) -> list[tuple[clingo.Symbol, bool]] | None:
         fence = dead_fence(end, pulls=self.reverse)
         if fence is not None:
-            return fence_nogood(fence, end, self.horizon)  # no plan from any such state: sound for every try
+            return state_nogood(end, self.horizon, fence)  # the fence's boxes alone: no plan from any such state
         if self.goal.avoid:
             region = player_region(end.floor, end.boxes, end.player)
             if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):

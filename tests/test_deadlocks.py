@@ -13,7 +13,7 @@ from test_filling import reachable_pull_states
 from sokoasp.analysis import dead_squares
 from sokoasp.deadlocks import dead_fence
 from sokoasp.level import Level
-from sokoasp.staged import StageEnds, StageGoal, fence_nogood
+from sokoasp.staged import StageEnds, StageGoal, state_nogood
 
 CORPUS = multi_box_corpus(24, seed=11)
 
@@ -62,8 +62,9 @@ def test_every_fence_found_is_a_deadlock(pulls: bool) -> None:
 
 
 def test_a_stage_turns_away_an_end_state_with_a_dead_fence_wherever_the_other_boxes_are() -> None:
-    level = level_of(POCKET)
+    level = level_of(POCKET.replace("#..   #", "#.. . #").replace("#    @#", "#   $@#"))
     ends = StageEnds(level, StageGoal(1), reverse=False)
     ends.horizon = 4
-    assert ends.nogood(level) == fence_nogood(frozenset({(2, 3), (3, 4), (3, 5)}), level, 4)
-    assert len(fence_nogood(frozenset({(2, 3), (3, 4), (3, 5)}), level, 4)) == 4  # the fence and the player's side
+    nogood = ends.nogood(level)
+    assert nogood == state_nogood(level, 4, frozenset({(2, 3), (3, 4), (3, 5)}))
+    assert nogood is not None and len(nogood) == 4  # the fence's three boxes and the player's side, not the fourth box
