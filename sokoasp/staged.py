@@ -8,6 +8,8 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
   (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
   ``filling.fillable`` (else it becomes a nogood and clingo goes on); only then for any end state;
+- in every try, an end state with a corral deadlock (``deadlocks.dead_fence``) becomes a nogood
+  on the fence's boxes alone;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
