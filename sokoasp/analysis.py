@@ -53,9 +53,11 @@ def nearest_goal_distances(level: Level) -> dict[Cell, int]:
     return lone_box_distances(level.floor, level.goals)
 
 
+@lru_cache(maxsize=1024)
 def lone_box_distances(free: frozenset[Cell], targets: frozenset[Cell], pulls: bool = False) -> dict[Cell, int]:
     """The fewest moves (``pulls``: pulls, else pushes) of a lone box from each square of
-    ``free`` to the nearest of ``targets``, the player anywhere; squares missing can reach none."""
+    ``free`` to the nearest of ``targets``, the player anywhere; squares missing can reach none.
+    Cached (the stages ask it again for every end state): the dict is shared, never change it."""
     distance = {target: 0 for target in targets}
     queue = deque(sorted(targets))
     while queue:

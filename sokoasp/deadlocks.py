@@ -17,12 +17,10 @@ With ``pulls`` the same for the reverse search (the level turned round, boxes pu
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .analysis import lone_box_distances
 from .filling import push_search
 from .level import DIRECTIONS, Cell, Level, add
-from .search import region_from
+from .search import player_region, region_from
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
 CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
@@ -31,7 +29,7 @@ CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
 def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
     """The boxes of a corral deadlock in ``state`` (``pulls``: boxes are pulled), or None when
     the test finds none."""
-    region = region_from(state.floor, state.boxes, [state.player])
+    region = player_region(state.floor, state.boxes, state.player)
     for pocket in pockets(state.floor - state.boxes - region):
         fence = frozenset(box for box in state.boxes if any(add(box, d) in pocket for d in DIRECTIONS.values()))
         if len(fence) <= CORRAL_BOXES and fence_is_dead(state, fence, pocket, pulls):
@@ -50,16 +48,11 @@ def pockets(cells: frozenset[Cell]) -> list[frozenset[Cell]]:
     return parts
 
 
-@lru_cache(maxsize=256)
-def distances(floor: frozenset[Cell], goals: frozenset[Cell], pulls: bool) -> dict[Cell, int]:
-    return lone_box_distances(floor, goals, pulls)
-
-
 def fence_is_dead(state: Level, fence: frozenset[Cell], pocket: frozenset[Cell], pulls: bool) -> bool:
     """True when the boxes of ``fence`` alone (every other box taken away) cannot all be moved
     onto goals; the search gives up when the player gets into ``pocket`` or after
     ``CORRAL_STATES`` states."""
-    distance = distances(state.floor, state.goals, pulls)
+    distance = lone_box_distances(state.floor, state.goals, pulls)
     if any(box not in distance for box in fence):
         return True  # a box on a dead square (the dead strategy prunes these already)
 
