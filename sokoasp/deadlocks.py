@@ -17,6 +17,10 @@ With ``pulls`` the same for the reverse search (the level turned round, boxes pu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import combinations
+
 from .analysis import lone_box_distances
 from .filling import push_search
 from .level import DIRECTIONS, Cell, Level, add
@@ -24,6 +28,8 @@ from .search import player_region, region_from
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
 CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
+GROUP_STATES = 1_000  # the search of one group of boxes gives up after this many states
+NEAR = 2  # three boxes form a group when two of their pairs stand this near (in rows and columns)
 
 
 def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
@@ -60,3 +66,40 @@ def fence_is_dead(state: Level, fence: frozenset[Cell], pocket: frozenset[Cell],
         return boxes <= state.goals or bool(region & pocket)
 
     return push_search(state.floor, fence, state.player, distance, done, pulls, CORRAL_STATES) is False
+
+
+
+def dead_group(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
+    """A few boxes of ``state``, at least one off the goals, that cannot all be moved onto goals
+    even with every other box taken away (``pulls``: boxes are pulled), or None: any two boxes,
+    then three that stand near each other."""
+    for group in box_groups(sorted(state.boxes)):
+        if not set(group) <= state.goals:
+            region = region_from(state.floor, set(group), [state.player])
+            if group_is_dead(state.floor, state.goals, group, min(region), pulls):
+                return frozenset(group)
+    return None
+
+
+def box_groups(boxes: list[Cell]) -> Iterator[tuple[Cell, ...]]:
+    yield from combinations(boxes, 2)
+    for group in combinations(boxes, 3):
+        if sum(near(a, b) for a, b in combinations(group, 2)) >= 2:
+            yield group
+
+
+def near(a: Cell, b: Cell) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= NEAR
+
+
+@lru_cache(maxsize=65_536)
+def group_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], group: tuple[Cell, ...], player: Cell,
+                  pulls: bool) -> bool:
+    """True when the boxes of ``group`` alone, the player at ``player``, cannot all be moved
+    onto goals; the search gives up (False) after ``GROUP_STATES`` states. Cached: the stages
+    meet the same groups in state after state."""
+    distance = lone_box_distances(floor, goals, pulls)
+    if any(box not in distance for box in group):
+        return True
+    return push_search(floor, frozenset(group), player, distance, lambda boxes, _: boxes <= goals, pulls,
+                       GROUP_STATES) is False

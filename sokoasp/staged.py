@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 
 import clingo
 
-from .deadlocks import dead_fence
+from .deadlocks import dead_fence, dead_group
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
 from .filling import blocking_pairs, each_box_reaches_a_goal, fills_jointly
@@ -230,6 +230,9 @@ class StageEnds(PlanExtractor):
         fence = dead_fence(end, pulls=self.reverse)
         if fence is not None:
             return state_nogood(end, self.horizon, fence)  # the fence's boxes alone: no plan from any such state
+        group = dead_group(end, pulls=self.reverse)
+        if group is not None:
+            return state_nogood(end, self.horizon, group)
         if self.goal.avoid:
             region = player_region(end.floor, end.boxes, end.player)
             if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):
