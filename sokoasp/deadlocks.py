@@ -12,6 +12,14 @@ player gets into the fenced floor (the fence is open: the question grows) or aft
 It catches what the static tests miss: three boxes round a pocket in a corner, say, each of
 which could still reach a goal alone (dead squares) and none of which is frozen on its own.
 
+Group deadlocks, the same relaxation on few boxes wherever they stand (the pattern search of
+Junghanns & Schaeffer's Rolling Stone, which finds deadlock patterns by searching a subset of
+the boxes): any two boxes, and three that stand near each other, at least one off the goals,
+that cannot all be moved onto goals with every other box taken away. Two boxes against a wall
+that can only reach the same goal there, say, or three boxes in a room with two goals whose
+only way out they block themselves. Each group's search is cached, so the stages pay for a
+group once.
+
 With ``pulls`` the same for the reverse search (the level turned round, boxes pulled).
 """
 

@@ -8,8 +8,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
   (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
   ``filling.fillable`` (else it becomes a nogood and clingo goes on); only then for any end state;
-- in every try, an end state with a corral deadlock (``deadlocks.dead_fence``) becomes a nogood
-  on the fence's boxes alone;
+- in every try, an end state with a corral deadlock (``deadlocks.dead_fence``) or a group
+  deadlock (``deadlocks.dead_group``: two or three boxes that cannot all reach goals even
+  alone) becomes a nogood on those boxes alone;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
@@ -204,8 +205,8 @@ def read_stage(state: Level, symbols: list[clingo.Symbol], reverse: bool) -> tup
 class StageEnds(PlanExtractor):
     """Keeps the first model whose end state ``goal`` allows. For every other one it adds a
     nogood, valid for this solve call, and lets clingo go on to the next model: against the
-    boxes of a corral deadlock (``deadlocks.dead_fence``, in every try: no plan exists from
-    there) wherever the other boxes stand; against the exact state for an ``avoid`` state or
+    boxes of a corral or group deadlock (``deadlocks.dead_fence``, ``deadlocks.dead_group``, in
+    every try: no plan exists from there) wherever the other boxes stand; against the exact state for an ``avoid`` state or
     for boxes that block each other where they stand (``filling.fills_jointly``), else against
     the set of filled goals (a filled-goal set some box cannot get round mostly fails wherever
     the other boxes stand)."""
@@ -227,12 +228,9 @@ class StageEnds(PlanExtractor):
         return True
 
     def nogood(self, end: Level) -> list[tuple[clingo.Symbol, bool]] | None:
-        fence = dead_fence(end, pulls=self.reverse)
-        if fence is not None:
-            return state_nogood(end, self.horizon, fence)  # the fence's boxes alone: no plan from any such state
-        group = dead_group(end, pulls=self.reverse)
-        if group is not None:
-            return state_nogood(end, self.horizon, group)
+        dead = dead_fence(end, pulls=self.reverse) or dead_group(end, pulls=self.reverse)
+        if dead is not None:
+            return state_nogood(end, self.horizon, dead)  # those boxes alone: no plan from any such state
         if self.goal.avoid:
             region = player_region(end.floor, end.boxes, end.player)
             if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):

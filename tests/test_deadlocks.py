@@ -1,6 +1,7 @@
-"""Corral deadlocks (sokoasp/deadlocks.py): every fence the test reports is a real deadlock
-(no push sequence from the state puts every box on a goal, by the breadth-first oracle), in
-both directions, and the test finds some that the lone-box tests pass."""
+"""Corral and group deadlocks (sokoasp/deadlocks.py): every fence or group of boxes the tests
+report is a real deadlock (no push sequence from the state puts every box on a goal, by the
+breadth-first oracle), in both directions, and the tests find some that the lone-box tests
+pass."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from oracle import parse, push_closure
 from test_filling import reachable_pull_states
 
 from sokoasp.analysis import dead_squares
-from sokoasp.deadlocks import dead_fence
+from sokoasp.deadlocks import dead_fence, dead_group
 from sokoasp.level import Level
 from sokoasp.staged import StageEnds, StageGoal, state_nogood
 
@@ -68,3 +69,38 @@ def test_a_stage_turns_away_an_end_state_with_a_dead_fence_wherever_the_other_bo
     nogood = ends.nogood(level)
     assert nogood == state_nogood(level, 4, frozenset({(2, 3), (3, 4), (3, 5)}))
     assert nogood is not None and len(nogood) == 4  # the fence's three boxes and the player's side, not the fourth box
+
+
+@pytest.mark.parametrize("pulls", [False, True])
+def test_every_group_found_is_a_deadlock_and_some_pass_the_other_tests(pulls: bool) -> None:
+    names = sorted(CORPUS)[:12] if pulls else sorted(CORPUS)
+    states = [state for name in names for state in (reachable_pull_states if pulls else every_state)(CORPUS[name])]
+    grouped = [state for state in states if dead_group(state, pulls) is not None]
+    assert len(grouped) >= (200 if pulls else 5000)
+    assert not any(solvable(state, pulls) for state in grouped)
+    missed = [state for state in grouped if dead_fence(state, pulls) is None and not state.boxes & dead_squares(state)]
+    assert len(missed) >= (50 if pulls else 500)  # no fence, no box on a dead square
+
+
+# The two boxes against the top wall can only be pushed along it, and the one goal there is
+# the only goal either can reach: each alone can, both cannot, though no box stands on a dead
+# square, none is frozen and no floor is fenced off.
+FACING = """\
+#########
+#  $.$  #
+#   @   #
+#.   $ .#
+#########
+"""
+
+
+def test_two_boxes_that_need_the_same_goal_are_a_group_deadlock_and_its_nogood_holds_them_alone() -> None:
+    level = level_of(FACING)
+    assert not level.boxes & dead_squares(level) and dead_fence(level) is None
+    assert dead_group(level) == {(3, 1), (5, 1)}
+    assert not solvable(level)
+    ends = StageEnds(level, StageGoal(1), reverse=False)
+    ends.horizon = 2
+    assert ends.nogood(level) == state_nogood(level, 2, frozenset({(3, 1), (5, 1)}))  # not the third box
+    one_left = level_of(FACING.replace("#  $.$  #", "#  $.   #").replace("#.   $ .#", "#. $  $.#"))
+    assert dead_group(one_left) is None and solvable(one_left)
