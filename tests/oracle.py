@@ -81,10 +81,10 @@ def region(floor: set, boxes: frozenset, player: tuple) -> frozenset:
 
 
 def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: int | None = None,
-               accept: Callable[[frozenset], bool] = lambda boxes: True) -> int | None:
+               accept: Callable[[frozenset, frozenset], bool] = lambda boxes, reach: True) -> int | None:
     """Fewest pushes (with ``slides``: fewest straight slides), or None if unsolvable. With
-    ``placed``: the fewest that leave at least that many boxes on goals, in a box placement
-    that ``accept`` takes."""
+    ``placed``: the fewest that leave at least that many boxes on goals, in a state (box
+    placement, player's region) that ``accept`` takes."""
     floor, boxes, goals, player = parse(text)
     start_region = region(floor, boxes, player)
     start = (boxes, min(start_region))
@@ -93,7 +93,7 @@ def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: in
     while queue:
         bx, reach = queue.popleft()
         depth = seen[(bx, min(reach))]
-        if (bx == goals) if placed is None else len(bx & goals) >= placed and accept(bx):
+        if (bx == goals) if placed is None else len(bx & goals) >= placed and accept(bx, reach):
             return depth
         for box in bx:
             for dx, dy in STEPS.values():
@@ -115,8 +115,9 @@ def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: in
     return None
 
 
-def bfs_slides(text: str, limit: int = 200_000, placed: int | None = None) -> int | None:
-    return bfs_pushes(text, limit, slides=True, placed=placed)
+def bfs_slides(text: str, limit: int = 200_000, placed: int | None = None,
+               accept: Callable[[frozenset, frozenset], bool] = lambda boxes, reach: True) -> int | None:
+    return bfs_pushes(text, limit, slides=True, placed=placed, accept=accept)
 
 
 def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_000, pulls: bool = False) -> dict:
