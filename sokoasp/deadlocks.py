@@ -66,15 +66,22 @@ def fence_is_dead(state: Level, fence: frozenset[Cell], pocket: frozenset[Cell],
     """True when the boxes of ``fence`` alone (every other box taken away) cannot all be moved
     onto goals; the search gives up when the player gets into ``pocket`` or after
     ``CORRAL_STATES`` states."""
-    distance = lone_box_distances(state.floor, state.goals, pulls)
-    if any(box not in distance for box in fence):
+    return cannot_all_reach_goals(state.floor, state.goals, fence, state.player, pulls, CORRAL_STATES, pocket)
+
+
+def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
+                           pulls: bool, limit: int, escape: frozenset[Cell] = frozenset()) -> bool:
+    """True when ``boxes``, alone on ``floor``, cannot all be moved onto ``goals`` (``pulls``: by
+    pulls); False when they can, or the player gets into ``escape``, or the search meets
+    ``limit`` states first."""
+    distance = lone_box_distances(floor, goals, pulls)
+    if any(box not in distance for box in boxes):
         return True  # a box on a dead square (the dead strategy prunes these already)
 
-    def done(boxes: frozenset[Cell], region: frozenset[Cell]) -> bool:
-        return boxes <= state.goals or bool(region & pocket)
+    def done(placed: frozenset[Cell], region: frozenset[Cell]) -> bool:
+        return placed <= goals or bool(region & escape)
 
-    return push_search(state.floor, fence, state.player, distance, done, pulls, CORRAL_STATES) is False
-
+    return push_search(floor, boxes, player, distance, done, pulls, limit) is False
 
 
 def dead_group(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
@@ -103,11 +110,6 @@ def near(a: Cell, b: Cell) -> bool:
 @lru_cache(maxsize=65_536)
 def group_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], group: tuple[Cell, ...], player: Cell,
                   pulls: bool) -> bool:
-    """True when the boxes of ``group`` alone, the player at ``player``, cannot all be moved
-    onto goals; the search gives up (False) after ``GROUP_STATES`` states. Cached: the stages
-    meet the same groups in state after state."""
-    distance = lone_box_distances(floor, goals, pulls)
-    if any(box not in distance for box in group):
-        return True
-    return push_search(floor, frozenset(group), player, distance, lambda boxes, _: boxes <= goals, pulls,
-                       GROUP_STATES) is False
+    """``cannot_all_reach_goals`` for the boxes of ``group``, cached: the stages meet the same
+    groups in state after state."""
+    return cannot_all_reach_goals(floor, goals, frozenset(group), player, pulls, GROUP_STATES)
