@@ -84,16 +84,42 @@ def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes
     return push_search(floor, boxes, player, distance, done, pulls, limit) is False
 
 
-def dead_group(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
+def dead_group(state: Level, pulls: bool = False,
+               moved: frozenset[Cell] | None = None) -> tuple[frozenset[Cell], frozenset[Cell] | None] | None:
     """A few boxes of ``state``, at least one off the goals, that cannot all be moved onto goals
-    even with every other box taken away (``pulls``: boxes are pulled), or None: any two boxes,
-    then three that stand near each other."""
+    even with every other box taken away (``pulls``: boxes are pulled), and the player squares
+    from which that holds (None: from every square); or None: any two boxes, then three that
+    stand near each other. With ``moved``, only groups holding one of those boxes: a group that
+    stood the same in a state not dead, the player on its side then as now (walking and moving
+    other boxes never takes the player across it), is not dead now."""
     for group in box_groups(sorted(state.boxes)):
-        if not set(group) <= state.goals:
-            region = region_from(state.floor, set(group), [state.player])
-            if group_is_dead(state.floor, state.goals, group, min(region), pulls):
-                return frozenset(group)
+        if not set(group) <= state.goals and (moved is None or not moved.isdisjoint(group)):
+            sides = group_sides(state.floor, group)
+            side = next((least for least, cells in sides if state.player in cells), sides[-1][0])
+            if group_is_dead(state.floor, state.goals, group, side, pulls):
+                dead = [index for index, (least, _) in enumerate(sides)
+                        if group_is_dead(state.floor, state.goals, group, least, pulls)]
+                if len(dead) == len(sides):
+                    return frozenset(group), None
+                return frozenset(group), frozenset().union(*(side_cells(state.floor, group, sides, i) for i in dead))
     return None
+
+
+def side_cells(floor: frozenset[Cell], group: tuple[Cell, ...], sides: tuple[tuple[Cell, frozenset[Cell]], ...],
+               index: int) -> frozenset[Cell]:
+    """The squares of the ``index``-th of ``group_sides`` (the largest: what the others leave)."""
+    if index < len(sides) - 1:
+        return sides[index][1]
+    return floor.difference(group, *(cells for _, cells in sides))
+
+
+@lru_cache(maxsize=65_536)
+def group_sides(floor: frozenset[Cell], group: tuple[Cell, ...]) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
+    """The parts of ``floor`` that ``group`` splits it into, each as (its least cell, its cells),
+    the largest last with no cells listed (a square in no other part is in it). Cached: the
+    stages ask for the same groups in state after state."""
+    parts = sorted(pockets(floor - set(group)), key=len)
+    return tuple((min(part), part) for part in parts[:-1]) + ((min(parts[-1]), frozenset()),)
 
 
 def box_groups(boxes: list[Cell]) -> Iterator[tuple[Cell, ...]]:

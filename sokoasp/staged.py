@@ -179,8 +179,14 @@ def filled_goals_nogood(end: Level, horizon: int) -> list[tuple[clingo.Symbol, b
 def state_nogood(end: Level, horizon: int, boxes: frozenset[Cell] | None = None) -> list[tuple[clingo.Symbol, bool]]:
     """The literals of ending at ``horizon`` in ``end``: its boxes (or just ``boxes`` of them,
     wherever the others are), the player in its region."""
-    kept = end.boxes if boxes is None else boxes
-    return [(atom("box", box, horizon), True) for box in sorted(kept)] + [(atom("region", end.player, horizon), True)]
+    return boxes_nogood(end.boxes if boxes is None else boxes, horizon, end.player)
+
+
+def boxes_nogood(boxes: frozenset[Cell], horizon: int, player: Cell | None) -> list[tuple[clingo.Symbol, bool]]:
+    """The literals of ending at ``horizon`` with boxes on ``boxes``, wherever the others are,
+    and the player able to walk to ``player`` (None: anywhere)."""
+    side = [] if player is None else [(atom("region", player, horizon), True)]
+    return [(atom("box", box, horizon), True) for box in sorted(boxes)] + side
 
 
 def filled(state: Level) -> frozenset[tuple[int, int]]:
@@ -220,17 +226,30 @@ class StageEnds(PlanExtractor):
     def on_model(self, model: clingo.Model) -> bool:
         symbols = list(model.symbols(shown=True))
         plan, end = read_stage(self.state, symbols, self.reverse)
-        nogood = self.nogood(end)
-        if nogood is None:
+        nogoods = self.nogoods(end)
+        if not nogoods:
             self.symbols, self.found, self.kept = symbols, True, (plan, end)
             return False
-        model.context.add_nogood(nogood)
+        for nogood in nogoods:
+            model.context.add_nogood(nogood)
         return True
 
+    def nogoods(self, end: Level) -> list[list[tuple[clingo.Symbol, bool]]]:
+        """The nogoods that turn ``end`` away, or none to keep it."""
+        moved = None if self.goal.player_anywhere else end.boxes - self.state.boxes
+        group = dead_group(end, pulls=self.reverse, moved=moved)
+        if group is not None:  # those boxes alone, with the player on a side where they are dead
+            boxes, players = group
+            if players is None:
+                return [boxes_nogood(boxes, self.horizon, None)]
+            return [boxes_nogood(boxes, self.horizon, cell) for cell in sorted(players)]
+        nogood = self.nogood(end)
+        return [] if nogood is None else [nogood]
+
     def nogood(self, end: Level) -> list[tuple[clingo.Symbol, bool]] | None:
-        dead = dead_fence(end, pulls=self.reverse) or dead_group(end, pulls=self.reverse)
-        if dead is not None:
-            return state_nogood(end, self.horizon, dead)  # those boxes alone: no plan from any such state
+        fence = dead_fence(end, pulls=self.reverse)
+        if fence is not None:
+            return state_nogood(end, self.horizon, fence)  # the fence's boxes alone: no plan from any such state
         if self.goal.avoid:
             region = player_region(end.floor, end.boxes, end.player)
             if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):

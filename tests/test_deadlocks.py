@@ -14,7 +14,7 @@ from test_filling import reachable_pull_states
 from sokoasp.analysis import dead_squares
 from sokoasp.deadlocks import dead_fence, dead_group
 from sokoasp.level import Level
-from sokoasp.staged import StageEnds, StageGoal, state_nogood
+from sokoasp.staged import StageEnds, StageGoal, boxes_nogood, state_nogood
 
 CORPUS = multi_box_corpus(24, seed=11)
 
@@ -97,10 +97,39 @@ FACING = """\
 def test_two_boxes_that_need_the_same_goal_are_a_group_deadlock_and_its_nogood_holds_them_alone() -> None:
     level = level_of(FACING)
     assert not level.boxes & dead_squares(level) and dead_fence(level) is None
-    assert dead_group(level) == {(3, 1), (5, 1)}
+    assert dead_group(level) == ({(3, 1), (5, 1)}, None)  # dead wherever the player stands
+    moved = dead_group(level, moved=frozenset({(5, 3)}))  # only groups holding a box that moved:
+    assert moved is not None and (5, 3) in moved[0]  # the pair with the third box, which stands near
     assert not solvable(level)
-    ends = StageEnds(level, StageGoal(1), reverse=False)
+    before = level_of(FACING.replace("#  $.$  #", "#  $. $ #"))  # the stage pushed the right box left
+    ends = StageEnds(before, StageGoal(1), reverse=False)
     ends.horizon = 2
-    assert ends.nogood(level) == state_nogood(level, 2, frozenset({(3, 1), (5, 1)}))  # not the third box
+    assert ends.nogoods(level) == [boxes_nogood(frozenset({(3, 1), (5, 1)}), 2, None)]  # not the third box
     one_left = level_of(FACING.replace("#  $.$  #", "#  $.   #").replace("#.   $ .#", "#. $  $.#"))
     assert dead_group(one_left) is None and solvable(one_left)
+
+
+def test_a_group_dead_from_some_sides_only_names_the_squares_it_is_dead_from() -> None:
+    """Taken alone, the group cannot be finished with the player on those squares (the state's
+    own among them), and can with the player on any other free square (by the oracle)."""
+    checked = 0
+    for name in sorted(CORPUS):
+        for state in every_state(CORPUS[name]):
+            group = dead_group(state)
+            if group is None or group[1] is None:
+                continue
+            boxes, players = group
+            assert state.player in players
+            for cell in sorted(state.floor - boxes):
+                assert solvable_alone(state, boxes, cell) is (cell not in players)
+            checked += 1
+            if checked == 40:
+                return
+    pytest.fail(f"only {checked} groups dead from some sides only")
+
+
+def solvable_alone(state: Level, boxes: frozenset, player: tuple[int, int]) -> bool:
+    """The oracle: with only ``boxes`` on the board and the player on ``player``, some push
+    sequence puts each of them on a goal."""
+    closure = push_closure(set(state.floor), boxes, player)
+    return any(placement <= state.goals for placement, _ in closure)
