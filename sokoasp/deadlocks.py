@@ -90,8 +90,8 @@ def dead_group(state: Level, pulls: bool = False,
     even with every other box taken away (``pulls``: boxes are pulled), and the player squares
     from which that holds (None: from every square); or None: any two boxes, then three that
     stand near each other. With ``moved``, only groups holding one of those boxes: a group that
-    stood the same in a state not dead, the player on its side then as now (walking and moving
-    other boxes never takes the player across it), is not dead now."""
+    stood the same in the state before, the player on its side then as now (walking and moving
+    other boxes never takes the player across it), was looked at there."""
     for group in box_groups(sorted(state.boxes)):
         if not set(group) <= state.goals and (moved is None or not moved.isdisjoint(group)):
             sides = group_sides(state.floor, group)
