@@ -209,13 +209,13 @@ def read_stage(state: Level, symbols: list[clingo.Symbol], reverse: bool) -> tup
 
 
 class StageEnds(PlanExtractor):
-    """Keeps the first model whose end state ``goal`` allows. For every other one it adds a
-    nogood, valid for this solve call, and lets clingo go on to the next model: against the
-    boxes of a corral or group deadlock (``deadlocks.dead_fence``, ``deadlocks.dead_group``, in
-    every try: no plan exists from there) wherever the other boxes stand; against the exact state for an ``avoid`` state or
-    for boxes that block each other where they stand (``filling.fills_jointly``), else against
-    the set of filled goals (a filled-goal set some box cannot get round mostly fails wherever
-    the other boxes stand)."""
+    """Keeps the first model whose end state ``goal`` allows. For every other one it adds
+    nogoods, valid for this solve call, and lets clingo go on to the next model: against the
+    boxes of a group or corral deadlock (``deadlocks.dead_group``, ``deadlocks.dead_fence``, in
+    every try: no plan exists from there) wherever the other boxes stand; against the exact
+    state for an ``avoid`` state or for boxes that block each other where they stand
+    (``filling.fills_jointly``), else against the set of filled goals (a filled-goal set some
+    box cannot get round mostly fails wherever the other boxes stand)."""
 
     def __init__(self, state: Level, goal: StageGoal, reverse: bool) -> None:
         super().__init__()
