@@ -80,8 +80,9 @@ def test_a_stage_plan_is_shortest_for_its_goal_count(name: str, encoding: str, o
 @pytest.mark.parametrize("name", sorted(CORPUS)[:10])
 def test_one_session_serves_stages_from_any_state_and_for_any_goal_count(name: str) -> None:
     """A StageSession switched to new start states and goal counts gives the breadth-first
-    optima, as a session of their own does: the grounding kept between stages holds for every
-    stage. The start states are those after each push of a whole plan (all of them solvable)."""
+    optima (to end states with no corral or group deadlock), as a session of their own does:
+    the grounding kept between stages holds for every stage. The start states are those after
+    each push of a whole plan (all of them solvable)."""
     level = level_of(CORPUS[name])
     session = StageSession(level, SolveConfig(encoding="push", max_horizon=40), Clock())
     found = session.plan(level, StageGoal(len(level.goals)), Clock())
@@ -244,11 +245,13 @@ def test_keeping_goals_fillable_skips_the_stage_that_shuts_the_player_out() -> N
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_a_stage_that_keeps_boxes_live_is_shortest_among_live_end_states(name: str) -> None:
     """push with subgoal-live.lp gives the breadth-first fewest pushes to a state with at least
-    k boxes on goals in which every other box can still reach a free goal, for every k."""
+    k boxes on goals in which every other box can still reach a free goal (and no corral or
+    group deadlock), for every k."""
     text = CORPUS[name]
     level = level_of(text)
+    alive = not_dead(level)
     for need in range(placed(text) + 1, len(level.goals) + 1):
-        optimum = bfs_pushes(text, placed=need, accept=lambda boxes, _: all_live(level, boxes))
+        optimum = bfs_pushes(text, placed=need, accept=lambda boxes, reach: all_live(level, boxes) and alive(boxes, reach))
         plan = plan_stage(level, StageGoal(need, keep_live=True), SolveConfig(encoding="push", max_horizon=40), Clock())
         if optimum is None:
             assert plan is None
