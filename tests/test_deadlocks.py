@@ -52,11 +52,15 @@ def test_three_boxes_round_a_pocket_are_a_deadlock_the_static_tests_miss() -> No
     assert dead_fence(opened) is None and solvable(opened)
 
 
+def corpus_states(pulls: bool) -> list[Level]:
+    """Every state reachable on the corpus levels (``pulls``: by pulls, on the first twelve)."""
+    names = sorted(CORPUS)[:12] if pulls else sorted(CORPUS)
+    return [state for name in names for state in (reachable_pull_states if pulls else every_state)(CORPUS[name])]
+
+
 @pytest.mark.parametrize("pulls", [False, True])
 def test_every_fence_found_is_a_deadlock(pulls: bool) -> None:
-    names = sorted(CORPUS)[:12] if pulls else sorted(CORPUS)
-    states = [state for name in names for state in (reachable_pull_states if pulls else every_state)(CORPUS[name])]
-    fenced = [state for state in states if dead_fence(state, pulls) is not None]
+    fenced = [state for state in corpus_states(pulls) if dead_fence(state, pulls) is not None]
     assert len(fenced) >= (30 if pulls else 500)
     assert not any(solvable(state, pulls) for state in fenced)
     assert sum(not state.boxes & dead_squares(state) for state in fenced) >= (0 if pulls else 100)  # no box on a dead square
@@ -73,9 +77,7 @@ def test_a_stage_turns_away_an_end_state_with_a_dead_fence_wherever_the_other_bo
 
 @pytest.mark.parametrize("pulls", [False, True])
 def test_every_group_found_is_a_deadlock_and_some_pass_the_other_tests(pulls: bool) -> None:
-    names = sorted(CORPUS)[:12] if pulls else sorted(CORPUS)
-    states = [state for name in names for state in (reachable_pull_states if pulls else every_state)(CORPUS[name])]
-    grouped = [state for state in states if dead_group(state, pulls) is not None]
+    grouped = [state for state in corpus_states(pulls) if dead_group(state, pulls) is not None]
     assert len(grouped) >= (200 if pulls else 5000)
     assert not any(solvable(state, pulls) for state in grouped)
     missed = [state for state in grouped if dead_fence(state, pulls) is None and not state.boxes & dead_squares(state)]
