@@ -115,9 +115,8 @@ def bfs_pushes(text: str, limit: int = 200_000, slides: bool = False, placed: in
     return None
 
 
-def bfs_slides(text: str, limit: int = 200_000, placed: int | None = None,
-               accept: Callable[[frozenset, frozenset], bool] = lambda boxes, reach: True) -> int | None:
-    return bfs_pushes(text, limit, slides=True, placed=placed, accept=accept)
+def bfs_slides(text: str, limit: int = 200_000, placed: int | None = None) -> int | None:
+    return bfs_pushes(text, limit, slides=True, placed=placed)
 
 
 def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_000, pulls: bool = False) -> dict:
