@@ -13,8 +13,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   alone) becomes a nogood on those boxes alone;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
-- a stage's time starts at 1/``FIRST_SHARE`` of the budget and doubles on every new pass from
-  the start (iterative broadening: many cheap tries first, long stages later); a pass ends
+- a stage's time starts at ``FIRST_STAGE_SECONDS``, whatever the budget, and doubles on every
+  new pass from the start (iterative broadening: many cheap tries first, long stages later), so
+  a longer budget runs the passes of a shorter one first and then goes on; a pass ends
   after ``PASS_STAGES`` stage times (a restart schedule: on many boxes the depth-first search
   otherwise spends the whole budget backtracking among the last stages of its first pass), and
   each pass after the first makes a share of random decisions of its own (``RANDOM_DECISIONS``,
@@ -57,7 +58,7 @@ from .simulator import replay
 from .strategies import get_strategy
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
-FIRST_SHARE = 64  # in the first pass a stage gets 1/FIRST_SHARE of the budget; each pass doubles it
+FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
 RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
 # What a stage asks of its end state, tried in order: (keep_live, keep_fillable), see StageGoal.
@@ -353,7 +354,7 @@ class StagedSearch:
         self.clock = clock
         self.deadline = time.perf_counter() + budget
         self.pass_end = self.deadline  # one_pass sets it: PASS_STAGES stage times from the pass's start
-        self.stage_seconds = budget / FIRST_SHARE
+        self.stage_seconds = FIRST_STAGE_SECONDS
         self.progress = progress
         self.outcome = StagedOutcome(None)
         self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass

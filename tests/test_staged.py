@@ -275,6 +275,13 @@ def test_a_pass_cut_short_is_followed_by_a_longer_one() -> None:
     assert plan is None or replay(level, plan).ok
 
 
+def test_a_longer_budget_starts_with_the_same_passes() -> None:
+    """The first stage time does not depend on the budget, so a longer staged time first runs
+    the passes a shorter one would (then goes on) instead of starting with longer stages."""
+    searches = [StagedSearch(SolveConfig(encoding="push-macro"), Clock(), budget, lambda _: None) for budget in (5.0, 300.0)]
+    assert searches[0].stage_seconds == searches[1].stage_seconds
+
+
 def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch) -> None:
     """Stages that always find a plan but never get closer to the goal (a search that would
     wander deeper for the whole budget): each pass ends after PASS_STAGES stage times and the
@@ -450,7 +457,7 @@ def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
     alternate, each family's stage time doubling as it would alone; the plan replays."""
     import sokoasp.staged as staged
 
-    monkeypatch.setattr(staged, "FIRST_SHARE", 1e9)  # first passes far too short: each is cut short
+    monkeypatch.setattr(staged, "FIRST_STAGE_SECONDS", 1e-9)  # first passes far too short: each is cut short
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     config = SolveConfig(encoding="push-macro", strategies=("dead", "straight"), stage_encoding="push-macro+push-route")
     messages: list[str] = []
