@@ -77,11 +77,7 @@ def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes
     distance = lone_box_distances(floor, goals, pulls)
     if any(box not in distance for box in boxes):
         return True  # a box on a dead square (the dead strategy prunes these already)
-
-    def done(placed: frozenset[Cell], region: frozenset[Cell]) -> bool:
-        return placed <= goals or bool(region & escape)
-
-    return push_search(floor, boxes, player, distance, done, pulls, limit) is False
+    return push_search(floor, boxes, player, distance, goals, pulls, limit, escape) is False
 
 
 def dead_group(state: Level, pulls: bool = False,

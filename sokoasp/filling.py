@@ -25,10 +25,11 @@ level turned round (boxes on the goals, the start squares as goals) and boxes mo
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 
 from .analysis import lone_box_distances
+from .bitboard import Board, board_of
 from .level import DIRECTIONS, Cell, Level, add
 from .search import region_from
 
@@ -65,50 +66,53 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
     distance = lone_box_distances(free, targets, pulls)
     if any(box not in distance for box in start):
         return False  # a box that cannot reach a goal alone
-    return push_search(free, start, state.player, distance, lambda boxes, _: boxes == targets, pulls, limit)
+    return push_search(free, start, state.player, distance, targets, pulls, limit)
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
-                done: Callable[[frozenset[Cell], frozenset[Cell]], bool], pulls: bool, limit: int) -> bool | None:
+                targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset()) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
-    missing from ``distance``, reaches a (boxes, player region) state that is ``done``: a
-    best-first search, least summed ``distance`` first. None when it meets ``limit`` states
-    first."""
-    region = region_from(free, start, [player])
-    seen = {(start, min(region))}
-    todo = [(0, 0, start, region)]  # (summed distance, order found, boxes, player region)
+    missing from ``distance``, reaches a state with every box on ``targets`` or the player able
+    to walk into ``escape``: a best-first search over (boxes, player region) states, least
+    summed ``distance`` first. None when it meets ``limit`` states first."""
+    board = board_of(free)
+    open_squares, on_targets, escape_mask = board.mask(free), board.mask(targets), board.mask(escape)
+    start_mask = board.mask(start)
+    region = board.flood(open_squares & ~start_mask, board.bit(player))
+    seen = {(start, region)}
+    todo = [(0, 0, start, start_mask, region)]  # (summed distance, order found, boxes, as bits, player region)
     while todo:
-        _, _, boxes, region = heapq.heappop(todo)
-        if done(boxes, region):
+        _, _, boxes, boxes_mask, region = heapq.heappop(todo)
+        if boxes_mask & ~on_targets == 0 or region & escape_mask:
             return True
         for box in sorted(boxes):
-            for to, stand in box_moves(free, boxes, box, region, pulls):
+            for to, stand in box_moves(board, free, boxes, box, region, pulls):
                 if to not in distance:
                     continue
-                moved = (boxes - {box}) | {to}
-                after = region_from(free, moved, [stand])
-                if (moved, min(after)) in seen:
+                moved, moved_mask = (boxes - {box}) | {to}, boxes_mask ^ board.bit(box) | board.bit(to)
+                after = board.flood(open_squares & ~moved_mask, board.bit(stand))
+                if (moved, after) in seen:
                     continue
                 if len(seen) >= limit:
                     return None
-                seen.add((moved, min(after)))
-                heapq.heappush(todo, (sum(distance[b] for b in moved), len(seen), moved, after))
+                seen.add((moved, after))
+                heapq.heappush(todo, (sum(distance[b] for b in moved), len(seen), moved, moved_mask, after))
     return False
 
 
-def box_moves(free: frozenset[Cell], boxes: frozenset[Cell], box: Cell, region: frozenset[Cell],
+def box_moves(board: Board, free: frozenset[Cell], boxes: frozenset[Cell], box: Cell, region: int,
               pulls: bool) -> Iterator[tuple[Cell, Cell]]:
     """(box square, player square) after each push (``pulls``: pull) of ``box`` by the player
-    in ``region``."""
+    in ``region`` (bits of ``board``)."""
     for delta in DIRECTIONS.values():
         ahead = add(box, delta)
         if ahead not in free or ahead in boxes:
             continue
         if pulls:
             step = add(ahead, delta)
-            if ahead in region and step in free and step not in boxes:
+            if board.bit(ahead) & region and step in free and step not in boxes:
                 yield ahead, step
-        elif (box[0] - delta[0], box[1] - delta[1]) in region:
+        elif board.bit((box[0] - delta[0], box[1] - delta[1])) & region:
             yield ahead, box
 
 

@@ -1,0 +1,45 @@
+"""Sets of squares as Python ints, one bit per square, for the hot loop of the box searches
+(``filling.push_search``: corral, group and filling tests).
+
+A square (x, y) is bit ``y * stride + x``, the stride one more than the widest x, so a bit moved
+one place left or right from the floor's edge lands on a square that is never floor. The
+player's region is then a flood fill that grows a whole set by one step per round: a few
+integer shifts instead of one set lookup per square.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .level import Cell
+
+
+@dataclass(frozen=True)
+class Board:
+    stride: int
+
+    def bit(self, cell: Cell) -> int:
+        return 1 << (cell[1] * self.stride + cell[0]) if cell[0] >= 0 and cell[1] >= 0 else 0
+
+    def mask(self, cells: frozenset[Cell] | set[Cell]) -> int:
+        mask = 0
+        for cell in cells:
+            mask |= self.bit(cell)
+        return mask
+
+    def flood(self, open_squares: int, seed: int) -> int:
+        """The squares of ``open_squares`` connected to those of ``seed`` in it."""
+        region = seed & open_squares
+        stride = self.stride
+        while True:
+            grown = region | (((region << 1) | (region >> 1) | (region << stride) | (region >> stride)) & open_squares)
+            if grown == region:
+                return region
+            region = grown
+
+
+@lru_cache(maxsize=256)
+def board_of(floor: frozenset[Cell]) -> Board:
+    """The board for squares no wider than ``floor``'s (cached: a level asks for it again and again)."""
+    return Board(stride=max(x for x, _ in floor) + 2)
