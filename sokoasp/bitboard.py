@@ -1,5 +1,5 @@
 """Sets of squares as Python ints, one bit per square, for the hot loop of the box searches
-(``filling.push_search``: corral, group and filling tests).
+(``filling.push_search`` and ``filling.states_onto``: the corral, group and filling tests).
 
 A square (x, y) is bit ``y * stride + x``, the stride one more than the widest x, so a bit moved
 one place left or right from the floor's edge lands on a square that is never floor. The

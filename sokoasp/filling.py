@@ -31,7 +31,6 @@ from functools import lru_cache
 from .analysis import lone_box_distances
 from .bitboard import Board, board_of
 from .level import DIRECTIONS, Cell, Level, add
-from .search import region_from
 
 JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off the goals
 JOINT_STATES = 2_000  # and gives up after this many states
@@ -46,10 +45,12 @@ def fillable(state: Level, pulls: bool = False) -> bool:
 def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
     """Each box off the goals has an empty goal of its own that it can be moved to alone."""
     free = state.floor - (state.goals & state.boxes)
+    board = board_of(free)
+    open_squares = board.mask(free)
     empty = sorted(state.goals - state.boxes)
     reaches: dict[Cell, list[Cell]] = {}
     for box in sorted(state.boxes - state.goals):
-        start = (box, min(region_from(free, {box}, [state.player])))
+        start = (box, board.flood(open_squares & ~board.bit(box), board.bit(state.player)))
         reaches[box] = [goal for goal in empty if start in states_onto(free, goal, pulls)]
     return len(matching(reaches)) == len(reaches)
 
@@ -148,42 +149,46 @@ def box_squares(level: Level, pulls: bool = False) -> frozenset[Cell]:
 
 
 @lru_cache(maxsize=4096)
-def states_onto(free: frozenset[Cell], goal: Cell, pulls: bool) -> frozenset[tuple[Cell, Cell]]:
-    """The (box square, least cell of the player's region) states from which a lone box can be
-    pushed (``pulls``: pulled) onto ``goal``, walking and moving the box on ``free`` only."""
+def states_onto(free: frozenset[Cell], goal: Cell, pulls: bool) -> frozenset[tuple[Cell, int]]:
+    """The (box square, player's region as bits of ``board_of(free)``) states from which a lone
+    box can be pushed (``pulls``: pulled) onto ``goal``, walking and moving the box on ``free``
+    only."""
     return frozenset(states_onto_search(free, goal, pulls))
 
 
-def states_onto_search(free: frozenset[Cell], goal: Cell, pulls: bool) -> Iterator[tuple[Cell, Cell]]:
+def states_onto_search(free: frozenset[Cell], goal: Cell, pulls: bool) -> Iterator[tuple[Cell, int]]:
     """The states of ``states_onto`` one by one, as the search moving the box back from ``goal``
     finds them (depth first, so a caller looking for one kind of state may stop early)."""
-    seen: set[tuple[Cell, Cell]] = set()
-    todo: list[tuple[Cell, frozenset[Cell]]] = []
+    board = board_of(free)
+    open_squares = board.mask(free)
+    seen: set[tuple[Cell, int]] = set()
+    todo: list[tuple[Cell, int]] = []
     for delta in DIRECTIONS.values():
         if add(goal, delta) in free:
-            todo.append((goal, region_from(free, {goal}, [add(goal, delta)])))
+            todo.append((goal, board.flood(open_squares & ~board.bit(goal), board.bit(add(goal, delta)))))
     while todo:
-        box, region = todo.pop()
-        if (box, min(region)) in seen:
+        state = todo.pop()
+        if state in seen:
             continue
-        seen.add((box, min(region)))
-        yield box, min(region)
-        for earlier, player in undone_moves(free, box, region, pulls):
-            todo.append((earlier, region_from(free, {earlier}, [player])))
+        seen.add(state)
+        yield state
+        box, region = state
+        for earlier, player in undone_moves(board, free, box, region, pulls):
+            todo.append((earlier, board.flood(open_squares & ~board.bit(earlier), board.bit(player))))
 
 
-def undone_moves(free: frozenset[Cell], box: Cell, region: frozenset[Cell], pulls: bool) -> Iterator[tuple[Cell, Cell]]:
+def undone_moves(board: Board, free: frozenset[Cell], box: Cell, region: int, pulls: bool) -> Iterator[tuple[Cell, Cell]]:
     """The (box square, player square) states one push (``pulls``: one pull) of a lone box
-    before it stands on ``box`` with the player in ``region``: a push undone is a pull (the
-    player steps back from the box, the box follows), a pull undone is a push."""
+    before it stands on ``box`` with the player in ``region`` (bits of ``board``): a push undone
+    is a pull (the player steps back from the box, the box follows), a pull undone is a push."""
     for delta in DIRECTIONS.values():
         if pulls:
             behind, ahead = add(box, (-delta[0], -delta[1])), add(box, delta)
-            if behind in region and ahead in free:
+            if board.bit(behind) & region and ahead in free:
                 yield ahead, box
         else:
             stand, back = add(box, delta), add(add(box, delta), delta)
-            if stand in region and back in free:
+            if board.bit(stand) & region and back in free:
                 yield stand, back
 
 
