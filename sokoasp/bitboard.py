@@ -1,10 +1,11 @@
 """Sets of squares as Python ints, one bit per square, for the hot loop of the box searches
 (``filling.push_search`` and ``filling.states_onto``: the corral, group and filling tests).
 
-A square (x, y) is bit ``y * stride + x``, the stride one more than the widest x, so a bit moved
-one place left or right from the floor's edge lands on a square that is never floor. The
-player's region is then a flood fill that grows a whole set by one step per round: a few
-integer shifts instead of one set lookup per square.
+A square (x, y) is bit ``y * stride + x``, the stride two more than the largest x of the floor, so
+a bit moved one place left or right from the floor's edge lands in a column that is never floor
+(``tests/test_bitboard.py`` fails with a stride one less). The player's region is then a flood
+fill that grows a whole set by one step per round: a few integer shifts instead of one set
+lookup per square.
 """
 
 from __future__ import annotations
