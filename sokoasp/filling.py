@@ -50,7 +50,7 @@ def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
     empty = sorted(state.goals - state.boxes)
     reaches: dict[Cell, list[Cell]] = {}
     for box in sorted(state.boxes - state.goals):
-        start = (box, board.flood(open_squares & ~board.bit(box), board.bit(state.player)))
+        start = (box, lone_box_region(board, open_squares, box, state.player))
         reaches[box] = [goal for goal in empty if start in states_onto(free, goal, pulls)]
     return len(matching(reaches)) == len(reaches)
 
@@ -165,7 +165,7 @@ def states_onto_search(free: frozenset[Cell], goal: Cell, pulls: bool) -> Iterat
     todo: list[tuple[Cell, int]] = []
     for delta in DIRECTIONS.values():
         if add(goal, delta) in free:
-            todo.append((goal, board.flood(open_squares & ~board.bit(goal), board.bit(add(goal, delta)))))
+            todo.append((goal, lone_box_region(board, open_squares, goal, add(goal, delta))))
     while todo:
         state = todo.pop()
         if state in seen:
@@ -174,7 +174,13 @@ def states_onto_search(free: frozenset[Cell], goal: Cell, pulls: bool) -> Iterat
         yield state
         box, region = state
         for earlier, player in undone_moves(board, free, box, region, pulls):
-            todo.append((earlier, board.flood(open_squares & ~board.bit(earlier), board.bit(player))))
+            todo.append((earlier, lone_box_region(board, open_squares, earlier, player)))
+
+
+def lone_box_region(board: Board, open_squares: int, box: Cell, player: Cell) -> int:
+    """The player's region, as bits, with one box on ``box``: the key of a lone-box state, the
+    same in ``states_onto`` and in the states looked up there."""
+    return board.flood(open_squares & ~board.bit(box), board.bit(player))
 
 
 def undone_moves(board: Board, free: frozenset[Cell], box: Cell, region: int, pulls: bool) -> Iterator[tuple[Cell, Cell]]:
