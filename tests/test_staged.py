@@ -29,6 +29,7 @@ from sokoasp.staged import (
     StageGoal,
     StageSession,
     plan_stage,
+    read_stage,
     solve_staged,
     stage_config,
     state_after,
@@ -549,3 +550,29 @@ def test_careful_backward_stages_end_where_the_start_squares_can_still_be_filled
                 ends[careful].append(fillable(found[1], pulls=True))
     assert ends[True] and all(ends[True])
     assert not all(ends[False]), ends
+
+
+def test_a_backward_stage_that_places_every_box_leaves_the_player_able_to_walk_home() -> None:
+    """A backward stage asked for one more box on a start square may place more; when it places
+    them all, it must also leave the player able to walk home (else the search would go on from
+    a state with nothing left to place). Every model at horizon 3 of a stage asked for one box."""
+    # Home (2,1) is a pocket over the start square (2,2). A box pulled onto (2,2) from the
+    # right leaves the player at (1,2), shut out; pulled up from (2,3) it leaves it at home.
+    level = level_of("########\n##@#  ##\n# $    #\n#   .$.#\n########\n")
+    session = StageSession(level, SolveConfig(encoding="pull-route", max_horizon=3), Clock())
+    start = turned_round(level)
+    session.switch(start, StageGoal(1, player_anywhere=True))
+    ends: list[Level] = []
+
+    class EveryEnd(StageEnds):
+        def on_model(self, model) -> bool:
+            ends.append(read_stage(start, list(model.symbols(shown=True)), reverse=True)[1])
+            self.found = True
+            return True
+
+    session.session.extractor = EveryEnd(start, StageGoal(1), reverse=True)
+    assert session.session.ask(3)
+    every_box_placed = [end for end in ends if end.boxes == end.goals]
+    assert every_box_placed
+    assert all(level.player in player_region(end.floor, end.boxes, end.player) for end in every_box_placed)
+    assert any(len(end.boxes & end.goals) == 1 for end in ends)  # the stage still asks for one box only
