@@ -26,7 +26,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   (``--stage-encoding push-macro+push-route``), each with a search and a session of its own;
 - pull-route stages run backwards (``encodings/subgoal-pull.lp``): from the boxes on the goals,
   each stage pulls one more box onto a start square, the careful tries asking the same of
-  pulls (``filling.fillable(pulls=True)``), and the last stage leaves the player able to walk
+  pulls (``filling.fillable(pulls=True)``), and a stage that places every box leaves the player able to walk
   home; the routes found are played back as pushes at the end. A goal room that must be
   filled in one order is emptied backwards in the reverse order, one box per stage.
 
