@@ -19,6 +19,7 @@ from sokoasp.deadlocks import dead_fence, dead_group
 from sokoasp.errors import ExitCode
 from sokoasp.filling import fillable
 from sokoasp.level import Level
+from sokoasp.plans import PlanExtractor
 from sokoasp.reverse import turned_round
 from sokoasp.search import player_region
 from sokoasp.session import Clock, horizons
@@ -564,13 +565,13 @@ def test_a_backward_stage_that_places_every_box_leaves_the_player_able_to_walk_h
     session.switch(start, StageGoal(1, player_anywhere=True))
     ends: list[Level] = []
 
-    class EveryEnd(StageEnds):
+    class EveryEnd(PlanExtractor):
         def on_model(self, model) -> bool:
             ends.append(read_stage(start, list(model.symbols(shown=True)), reverse=True)[1])
             self.found = True
             return True
 
-    session.session.extractor = EveryEnd(start, StageGoal(1), reverse=True)
+    session.session.extractor = EveryEnd()
     assert session.session.ask(3)
     every_box_placed = [end for end in ends if end.boxes == end.goals]
     assert every_box_placed
