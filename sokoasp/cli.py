@@ -17,10 +17,12 @@ from .facts import write_facts
 from .families import ENCODINGS, get_encoding
 from .generate.command import generate
 from .grid.commands import bench, grid
+from .grid.store import read_rows
 from .loading import load_all, load_level
 from .pddl import DOMAIN
 from .pddl import problem as pddl_problem
 from .portfolio import DEFAULT_MEMBERS, race
+from .record import entries_from_runs, merge, read_record, write_record
 from .result import Result
 from .show.command import show
 from .strategies import STRATEGIES
@@ -240,6 +242,44 @@ def export(source: Path, folder: Path, pddl: bool, which: str | None) -> None:
         stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
         (folder / f"{stem}.pddl").write_text(pddl_problem(item.level, name))
     click.echo(f"wrote {folder / 'domain.pddl'} and {len(loaded)} problem file(s)")
+
+
+@cli.command(name="plans")
+@click.argument("level_file", type=click.Path(path_type=Path))
+@click.argument("record", type=click.Path(path_type=Path))
+@click.option("--db", "databases", multiple=True, type=click.Path(path_type=Path),
+              help="A grid database (repeatable): add its best plan for each level of LEVEL_FILE that "
+                   "beats the record's, and write RECORD.")
+def plans_command(level_file: Path, record: Path, databases: tuple[Path, ...]) -> None:
+    """Keep RECORD, a CSV of the best validated plan per level of LEVEL_FILE (fewest pushes,
+    then moves), and replay every plan in it.
+
+    \b
+    Grids keep their plans in databases on the machine that ran them; a record is a small
+    text file to commit and cite. Every plan is replayed by the simulator when RECORD is read
+    and before a plan from a database goes in, so the count printed is a count anyone can
+    check. An invalid row is an input error naming its line.
+    \b
+    Examples:
+      sokoasp plans ../shared/levels/xsokoban_90.sok instances/plans/xsokoban_90.csv
+      sokoasp plans ../shared/levels/xsokoban_90.sok instances/plans/xsokoban_90.csv --db run.sqlite
+    """
+    levels = [item.level for item in load_all(level_file)]
+    if not record.exists() and not databases:
+        raise InputError("no such file (give --db to start a record)", str(record))
+    entries = read_record(record, levels) if record.exists() else {}
+    if databases:
+        for database in databases:
+            if not database.is_file():
+                raise InputError("no such results database", str(database))
+            entries, taken = merge(entries, entries_from_runs(read_rows(database), levels, str(database)))
+            for entry in taken:
+                click.echo(f"level {entry.level}: {entry.pushes} pushes, {entry.moves} moves "
+                           f"({entry.configuration}, {entry.seconds:.1f} s, {database.name})")
+        write_record(record, entries)
+    numbers = ", ".join(str(number) for number in sorted(entries))
+    click.echo(f"{record}: {len(entries)} of {len(levels)} levels of {level_file.name} have a replayed plan"
+               + (f": {numbers}" if numbers else ""))
 
 
 @cli.command(name="strategies")

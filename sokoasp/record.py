@@ -1,0 +1,128 @@
+"""A record of validated plans for a level collection (``sokoasp plans``): a CSV file with one
+row per level, the plan with the fewest pushes (then moves) that any run found, where it came
+from, and how long that run took.
+
+Grids keep their plans in databases that stay on the machine that ran them; a record is a
+small text file that can be committed, cited and checked. Every plan is replayed by the
+simulator when a record is read and before a plan from a database is added, so the number of
+levels a record holds plans for is a count anyone can check again.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .grid.spec import digest
+from .level import Level
+from .simulator import count_pushes, replay
+
+FIELDS = ("level", "title", "pushes", "moves", "configuration", "seconds", "plan")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The best plan known for one level of a collection (``level``: its 1-based number)."""
+
+    level: int
+    title: str
+    pushes: int
+    moves: int
+    configuration: str
+    seconds: float
+    plan: str
+
+    def better_than(self, other: Entry | None) -> bool:
+        return other is None or (self.pushes, self.moves) < (other.pushes, other.moves)
+
+    def row(self) -> dict[str, str]:
+        return {"level": str(self.level), "title": self.title, "pushes": str(self.pushes), "moves": str(self.moves),
+                "configuration": self.configuration, "seconds": f"{self.seconds:.2f}", "plan": self.plan}
+
+
+def checked_entry(levels: list[Level], number: int, plan: str, configuration: str, seconds: float) -> Entry:
+    """An entry for level ``number`` whose plan solves it, or ValueError saying why not."""
+    if not 1 <= number <= len(levels):
+        raise ValueError(f"level {number} is not in the collection (1..{len(levels)})")
+    level = levels[number - 1]
+    outcome = replay(level, plan)
+    if not outcome.ok:
+        raise ValueError(f"the plan of level {number} fails replay: {outcome.problem}")
+    return Entry(number, level.title, count_pushes(plan), len(plan), configuration, seconds, plan)
+
+
+def read_record(path: Path, levels: list[Level]) -> dict[int, Entry]:
+    """The entries of a record file, every plan replayed against its level."""
+    source = str(path)
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            missing = [name for name in FIELDS if name not in (reader.fieldnames or [])]
+            if missing:
+                raise InputError(f"not a plan record: no column {', '.join(missing)} (columns: {', '.join(FIELDS)})",
+                                 source, 1)
+            return entries_of(reader, levels, source)
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise InputError(f"cannot read the plan record: {error}", source) from None
+
+
+def entries_of(reader: csv.DictReader[str], levels: list[Level], source: str) -> dict[int, Entry]:
+    entries: dict[int, Entry] = {}
+    for row in reader:
+        line = reader.line_num
+        try:
+            entry = checked_entry(levels, int(row["level"]), row["plan"] or "", row["configuration"] or "",
+                                  float(row["seconds"] or 0))
+        except ValueError as error:
+            raise InputError(str(error), source, line) from None
+        if (str(entry.pushes), str(entry.moves)) != (row["pushes"], row["moves"]):
+            raise InputError(f"level {entry.level}: the plan has {entry.pushes} pushes and {entry.moves} moves, "
+                             f"the row says {row['pushes']} and {row['moves']}", source, line)
+        if entry.level in entries:
+            raise InputError(f"level {entry.level} has a row already", source, line)
+        entries[entry.level] = entry
+    return entries
+
+
+def write_record(path: Path, entries: dict[int, Entry]) -> None:
+    """Write the record, one row per level in level order (a temporary file first, so a
+    crash never leaves half a record)."""
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for number in sorted(entries):
+            writer.writerow(entries[number].row())
+    partial.replace(path)
+
+
+def entries_from_runs(rows: list[dict[str, Any]], levels: list[Level], source: str) -> dict[int, Entry]:
+    """The best solved run of each level among a grid database's rows (matched by the
+    level's digest, wherever the level file was when the grid ran), its plan replayed."""
+    numbers = {digest(level): number for number, level in enumerate(levels, start=1)}
+    best: dict[int, Entry] = {}
+    for row in rows:
+        number = numbers.get(row["instance_hash"])
+        if number is None or not row["solved"] or not row["plan"]:
+            continue
+        try:
+            entry = checked_entry(levels, number, row["plan"], row["configuration"], float(row["total_time"] or 0))
+        except ValueError as error:
+            raise InputError(f"run {row['key']} ({row['instance']}): {error}", source) from None
+        if entry.better_than(best.get(number)):
+            best[number] = entry
+    return best
+
+
+def merge(old: dict[int, Entry], new: dict[int, Entry]) -> tuple[dict[int, Entry], list[Entry]]:
+    """The record with each new entry that beats the old one (or is the first for its level),
+    and the entries that went in."""
+    merged, taken = dict(old), []
+    for number, entry in sorted(new.items()):
+        if entry.better_than(merged.get(number)):
+            merged[number] = entry
+            taken.append(entry)
+    return merged, taken

@@ -1,0 +1,119 @@
+"""Plan records (``sokoasp plans``): built from grid databases, every plan replayed, bad rows
+named by line, the better plan kept; and the records shipped in instances/plans replay."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from corpus import HAND_MADE
+from oracle import bfs_pushes
+from test_cli import run
+
+from sokoasp.grid.run import run_grid
+from sokoasp.grid.spec import build_spec, load_instances
+from sokoasp.record import checked_entry, merge, read_record
+from sokoasp.xsb import read_levels
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "levels"
+NAMES = ["one-push", "turn-corner", "two-boxes", "corridor"]
+
+
+def collection(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.sok"
+    path.write_text("\n".join(f"; {name}\n{HAND_MADE[name]}" for name in NAMES))
+    return path
+
+
+def grid_database(tmp_path: Path, levels: Path) -> Path:
+    database = tmp_path / "r.sqlite"
+    spec = build_spec(load_instances(levels), ["push"], [()], [()], 30, None, 60)
+    run_grid(spec, database, show_progress=False, note=lambda _: None)
+    return database
+
+
+def rows_of(record: Path) -> list[dict[str, str]]:
+    with record.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_a_record_from_a_grid_database_holds_each_levels_push_optimal_plan(tmp_path: Path) -> None:
+    levels = collection(tmp_path)
+    database = grid_database(tmp_path, levels)
+    record = tmp_path / "record.csv"
+    code, out = run("plans", str(levels), str(record), "--db", str(database))
+    assert code == 0, out
+    assert f"4 of 4 levels of {levels.name} have a replayed plan: 1, 2, 3, 4" in out
+    rows = rows_of(record)
+    assert [int(row["pushes"]) for row in rows] == [bfs_pushes(HAND_MADE[name]) for name in NAMES]
+    assert all(row["configuration"] == "push" for row in rows)
+    code, again = run("plans", str(levels), str(record))  # reading alone replays and counts
+    assert code == 0 and "4 of 4 levels" in again
+
+
+def test_a_row_whose_plan_fails_replay_is_an_input_error_naming_its_line(tmp_path: Path) -> None:
+    levels = collection(tmp_path)
+    record = tmp_path / "record.csv"
+    run("plans", str(levels), str(record), "--db", str(grid_database(tmp_path, levels)))
+    rows = rows_of(record)
+    rows[1]["plan"] = "l" + rows[1]["plan"]  # turn-corner: the player starts against the west wall
+    with record.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    code, out = run("plans", str(levels), str(record))
+    assert code == 7 and f"{record}:3: the plan of level 2 fails replay: step 1" in out
+    assert "Traceback" not in out
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("level,plan\n1,R\n", ":1: not a plan record: no column title, pushes, moves, configuration, seconds"),
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,t,2,1,push,0.1,R\n",
+     ":2: level 1: the plan has 1 pushes and 1 moves, the row says 2 and 1"),
+    ("level,title,pushes,moves,configuration,seconds,plan\n9,t,1,1,push,0.1,R\n",
+     ":2: level 9 is not in the collection (1..4)"),
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R\n1,t,1,1,push,0.1,R\n",
+     ":3: level 1 has a row already"),
+])
+def test_bad_records_are_input_errors(tmp_path: Path, text: str, problem: str) -> None:
+    record = tmp_path / "record.csv"
+    record.write_text(text)
+    code, out = run("plans", str(collection(tmp_path)), str(record))
+    assert code == 7 and problem in out, out
+
+
+def test_a_missing_record_or_database_is_an_input_error(tmp_path: Path) -> None:
+    levels = collection(tmp_path)
+    code, out = run("plans", str(levels), str(tmp_path / "none.csv"))
+    assert code == 7 and "none.csv: no such file (give --db to start a record)" in out
+    code, out = run("plans", str(levels), str(tmp_path / "new.csv"), "--db", str(tmp_path / "none.sqlite"))
+    assert code == 7 and "none.sqlite: no such results database" in out and not (tmp_path / "new.csv").exists()
+
+
+def test_merging_keeps_the_plan_with_fewer_pushes_then_fewer_moves() -> None:
+    levels = read_levels(HAND_MADE["both-ways"], "<test>")  # #.$ $.# with the player below the gap
+    short = checked_entry(levels, 1, "uLrR", "a", 1.0)
+    detour = checked_entry(levels, 1, "uLrlrR", "b", 1.0)
+    other = checked_entry(levels, 1, "uRlL", "c", 1.0)
+    assert (short.pushes, short.moves, detour.pushes, detour.moves) == (2, 4, 2, 6)
+    for first, second in ((short, detour), (detour, short)):
+        merged, _ = merge({1: first}, {1: second})
+        assert merged[1] is short
+    merged, taken = merge({1: short}, {1: other})  # same pushes and moves: the record's plan stays
+    assert merged[1] is short and taken == []
+    fewer_moves = replace(short, pushes=3, moves=3)  # more pushes, fewer moves (merge compares, never replays)
+    merged, taken = merge({1: fewer_moves}, {1: detour})
+    assert merged[1] is detour and taken == [detour]
+
+
+@pytest.mark.parametrize("record", sorted((ROOT / "instances" / "plans").glob("*.csv")), ids=lambda p: p.stem)
+def test_the_shipped_records_replay(record: Path) -> None:
+    levels_file = SHARED / f"{record.stem}.sok"
+    if not levels_file.exists():
+        pytest.skip(f"{levels_file} is not next to this checkout")
+    levels = read_levels(levels_file.read_text(), str(levels_file))
+    entries = read_record(record, levels)
+    assert len(entries) == len(rows_of(record)) > 0
