@@ -117,3 +117,17 @@ def test_the_shipped_records_replay(record: Path) -> None:
     levels = read_levels(levels_file.read_text(), str(levels_file))
     entries = read_record(record, levels)
     assert len(entries) == len(rows_of(record)) > 0
+
+
+def test_show_plays_a_levels_plan_from_a_record(tmp_path: Path) -> None:
+    levels = collection(tmp_path)
+    record = tmp_path / "record.csv"
+    run("plans", str(levels), str(record), "--db", str(grid_database(tmp_path, levels)))
+    code, out = run("show", "-l", "3", "--record", str(record), "-o", str(tmp_path / "end.png"), str(levels))
+    assert code == 0 and "-- solved" in out and (tmp_path / "end.png").exists()
+    rows = rows_of(record)
+    record.write_text(record.read_text().replace("\n" + ",".join(rows[2].values()) + "\n", "\n"))
+    code, out = run("show", "-l", "3", "--record", str(record), str(levels))
+    assert code == 7 and "the record has no plan for level 3 of tiny.sok" in out
+    code, out = run("show", "-l", "3", "--record", str(record), "--plan", "R", str(levels))
+    assert code == 7 and "give one of --plan, --solve and --record" in out

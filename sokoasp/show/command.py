@@ -8,7 +8,8 @@ import click
 
 from ..driver import SolveConfig, solve
 from ..errors import InputError
-from ..loading import load_level
+from ..loading import LoadedLevel, load_all, load_level
+from ..record import read_record
 from .frames import play
 from .html import html_page
 from .picture import animate, picture
@@ -22,14 +23,16 @@ SUFFIXES = {".png", ".svg", ".gif", ".mp4", ".html"}
 @click.option("--level", "-l", "which", help="Which level of a collection (number or title).")
 @click.option("--plan", help="A LURD plan to play (l/u/r/d walk, L/U/R/D push).")
 @click.option("--solve", "solve_with", metavar="ENCODING", help="Solve first with this encoding (e.g. push) and show its plan.")
+@click.option("--record", type=click.Path(path_type=Path),
+              help="Play the level's plan from a plan record (see `sokoasp plans`), e.g. instances/plans/xsokoban_90.csv.")
 @click.option("--out", "-o", "outputs", multiple=True, type=click.Path(path_type=Path),
               help="Write .png/.svg (picture of the end state), .gif/.mp4 (animation) or .html (player); repeatable.")
 @click.option("--every", type=click.Choice(["move", "push"]), default="move", show_default=True,
               help="Animation frames: one per move or one per push.")
 @click.option("--dead", is_flag=True, help="Shade dead squares (a box there can never reach a goal).")
 @click.option("--ascii", "as_ascii", is_flag=True, help="Print every frame as text (default: first and last).")
-def show(level_file: Path, which: str | None, plan: str | None, solve_with: str | None, outputs: tuple[Path, ...],
-         every: str, dead: bool, as_ascii: bool) -> None:
+def show(level_file: Path, which: str | None, plan: str | None, solve_with: str | None, record: Path | None,
+         outputs: tuple[Path, ...], every: str, dead: bool, as_ascii: bool) -> None:
     """Show a level and a plan: text in the terminal, pictures, animations, an HTML player.
 
     \b
@@ -37,11 +40,14 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
       sokoasp show instances/thesis_example.lp
       sokoasp show -l 2 --solve push -o plan.gif -o plan.html instances/microban_1-5.sok
       sokoasp show --plan RddrRuLrru --dead -o end.png instances/thesis_example.lp
+      sokoasp show -l 76 --record instances/plans/xsokoban_90.csv -o plan.html ../shared/levels/xsokoban_90.sok
     An illegal plan is shown up to its first illegal move, which is highlighted (exit code 7).
     """
     loaded = load_level(level_file, which)
-    if plan and solve_with:
-        raise InputError("give --plan or --solve, not both")
+    if sum(1 for given in (plan, solve_with, record) if given) > 1:
+        raise InputError("give one of --plan, --solve and --record")
+    if record:
+        plan = recorded_plan(level_file, loaded, record)
     if solve_with:
         result = solve(loaded.level, SolveConfig(encoding=solve_with, strategies=("dead",)))
         if result.plan is None:
@@ -62,3 +68,13 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
         click.echo(f"wrote {path}")
     if playback.problem:
         raise InputError(f"the plan is illegal at {playback.problem}", loaded.source)
+
+
+def recorded_plan(level_file: Path, loaded: LoadedLevel, record: Path) -> str:
+    """The plan a record holds for ``loaded``, a level of ``level_file`` (replayed on reading)."""
+    levels = [item.level for item in load_all(level_file)]
+    number = levels.index(loaded.level) + 1
+    entry = read_record(record, levels).get(number)
+    if entry is None:
+        raise InputError(f"the record has no plan for level {number} of {level_file.name}", str(record))
+    return entry.plan
