@@ -21,6 +21,15 @@ only way out they block themselves. Each group's search is cached, so the stages
 group once.
 
 With ``pulls`` the same for the reverse search (the level turned round, boxes pulled).
+
+Frozen goals (``dead_freeze``, pushes only): boxes that can never move again (the freeze
+strategy's test, ``encodings/strategies/freeze/push.lp``: each blocked on both axes by a wall,
+another such box, or two dead squares) are walls for good, on goals too. A state is dead when
+one stands off a goal, or when some goals have fewer boxes on the squares from which a box
+could be pushed alone onto one of them round those walls than there are goals (a goal room
+sealed by its own filled goals is the typical case: no box stands on such a square, and none
+can get to one, or it could reach the goal from there). Sound: the frozen boxes stay in every
+plan from the state, and each other box's pushes in a plan take it to its goal round them.
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .analysis import lone_box_distances
-from .filling import push_search
+from .filling import matching, push_search
 from .level import DIRECTIONS, Cell, Level, add
 from .search import player_region, region_from
 
@@ -135,3 +144,69 @@ def group_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], group: tuple[C
     """``cannot_all_reach_goals`` for the boxes of ``group``, cached: the stages meet the same
     groups in state after state."""
     return cannot_all_reach_goals(floor, goals, frozenset(group), player, pulls, GROUP_STATES)
+
+
+AXES = ((1, 0), (0, 1))
+
+
+def frozen_boxes(state: Level) -> frozenset[Cell]:
+    """The boxes of ``state`` that can never move again: what is left when boxes that can move
+    along an axis (both neighbours floor without a box, or with a box that can move, and not
+    both dead squares) are taken out until none is left to take (encodings/strategies/freeze)."""
+    live = lone_box_distances(state.floor, state.goals)
+    movable: set[Cell] = set()
+    grown = True
+    while grown:
+        grown = False
+        for box in sorted(state.boxes - movable):
+            if any(can_move(state, box, axis, movable, live) for axis in AXES):
+                movable.add(box)
+                grown = True
+    return state.boxes - movable
+
+
+def can_move(state: Level, box: Cell, axis: Cell, movable: set[Cell], live: dict[Cell, int]) -> bool:
+    sides = (add(box, axis), (box[0] - axis[0], box[1] - axis[1]))
+    if any(side not in state.floor or (side in state.boxes and side not in movable) for side in sides):
+        return False
+    return any(side in live for side in sides)
+
+
+def dead_freeze(state: Level) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
+    """(boxes, empty): every state with boxes on ``boxes`` and none on ``empty`` is dead, as
+    this one is (see the module's note on frozen goals); or None. Pushes only."""
+    frozen = frozen_boxes(state)
+    if not frozen:
+        return None
+    if not frozen <= state.goals:
+        return frozen, frozenset()  # a frozen box off the goals
+    free = state.floor - frozen
+    sources = {goal: frozenset(lone_box_distances(free, frozenset({goal}))) for goal in sorted(state.goals - frozen)}
+    short = goals_short_of_boxes(sources, state.boxes - frozen)
+    if short is None:
+        return None
+    area = frozenset().union(*(sources[goal] for goal in short))
+    return frozen | (state.boxes & area), area - state.boxes
+
+
+def goals_short_of_boxes(sources: dict[Cell, frozenset[Cell]], boxes: frozenset[Cell]) -> frozenset[Cell] | None:
+    """Goals that fewer boxes can reach than there are goals (a box reaches a goal from the
+    goal's ``sources``), or None when each goal can have a box of its own. A box outside the
+    goals' sources can never get into them (it could reach a goal from there), so the boxes in
+    them now are all those goals will ever get. Found from a maximum matching: the goals that
+    alternating paths reach from a goal left without a box (Hall's theorem)."""
+    edges = {box: [goal for goal, cells in sources.items() if box in cells] for box in sorted(boxes)}
+    owner = matching(edges)
+    unmatched = [goal for goal in sources if goal not in owner]
+    if not unmatched:
+        return None
+    goal_of = {box: goal for goal, box in owner.items()}
+    short, todo = {unmatched[0]}, [unmatched[0]]
+    while todo:
+        for box in sorted(boxes & sources[todo.pop()]):
+            mate = goal_of.get(box)
+            if mate is not None and mate not in short:
+                short.add(mate)
+                todo.append(mate)
+    area = frozenset().union(*(sources[goal] for goal in short))
+    return frozenset(short) if len(boxes & area) < len(short) else None

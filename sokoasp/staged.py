@@ -8,9 +8,10 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
   (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
   ``filling.fillable`` (else it becomes a nogood and clingo goes on); only then for any end state;
-- in every try, an end state with a corral deadlock (``deadlocks.dead_fence``) or a group
+- in every try, an end state with a corral deadlock (``deadlocks.dead_fence``), a group
   deadlock (``deadlocks.dead_group``: two or three boxes that cannot all reach goals even
-  alone) becomes a nogood on those boxes alone;
+  alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
+  becomes a nogood on those boxes alone;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - a stage's time starts at ``FIRST_STAGE_SECONDS``, whatever the budget, and doubles on every
@@ -44,7 +45,7 @@ from dataclasses import dataclass, replace
 
 import clingo
 
-from .deadlocks import dead_fence, dead_group
+from .deadlocks import dead_fence, dead_freeze, dead_group
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
 from .filling import blocking_pairs, each_box_reaches_a_goal, fills_jointly
@@ -213,7 +214,8 @@ class StageEnds(PlanExtractor):
     """Keeps the first model whose end state ``goal`` allows. For every other one it adds
     nogoods, valid for this solve call, and lets clingo go on to the next model: against the
     boxes of a group or corral deadlock (``deadlocks.dead_group``, ``deadlocks.dead_fence``, in
-    every try: no plan exists from there) wherever the other boxes stand; against the exact
+    every try: no plan exists from there) wherever the other boxes stand; forwards, against
+    frozen boxes with the squares round a goal they shut off empty (``deadlocks.dead_freeze``); against the exact
     state for an ``avoid`` state or for boxes that block each other where they stand
     (``filling.fills_jointly``), else against the set of filled goals (a filled-goal set some
     box cannot get round mostly fails wherever the other boxes stand)."""
@@ -244,6 +246,10 @@ class StageEnds(PlanExtractor):
             if players is None:
                 return [boxes_nogood(boxes, self.horizon, None)]
             return [boxes_nogood(boxes, self.horizon, cell) for cell in sorted(players)]
+        frozen = None if self.reverse else dead_freeze(end)
+        if frozen is not None:  # frozen boxes, and squares that stay empty
+            boxes, empty = frozen
+            return [boxes_nogood(boxes, self.horizon, None) + [(atom("box", cell, self.horizon), False) for cell in sorted(empty)]]
         nogood = self.nogood(end)
         return [] if nogood is None else [nogood]
 

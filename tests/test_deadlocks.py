@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from corpus import multi_box_corpus
 from helpers import level_of
-from oracle import parse, push_closure
+from oracle import parse, push_closure, region
 from test_filling import reachable_pull_states
 
 from sokoasp.analysis import dead_squares
-from sokoasp.deadlocks import dead_fence, dead_group
+from sokoasp.deadlocks import dead_fence, dead_freeze, dead_group, frozen_boxes
 from sokoasp.level import Level
-from sokoasp.staged import StageEnds, StageGoal, boxes_nogood, state_nogood
+from sokoasp.staged import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
 
 CORPUS = multi_box_corpus(24, seed=11)
 
@@ -135,3 +135,69 @@ def solvable_alone(state: Level, boxes: frozenset, player: tuple[int, int]) -> b
     sequence puts each of them on a goal."""
     closure = push_closure(set(state.floor), boxes, player)
     return any(placement <= state.goals for placement, _ in closure)
+
+
+# A goal room packed round its last goal (right of the block): the boxes on the goals can never
+# move again, and the last goal can only be filled from the square above it, which no box can
+# get to. The box below could still reach that goal alone (no dead square, no group or corral
+# deadlock), so only the frozen boxes tell.
+SEALED = """\
+########
+#    ###
+#***  ##
+#***.###
+#***#  #
+#  $   #
+#   @  #
+########
+"""
+
+
+def test_frozen_boxes_that_seal_a_goal_are_a_deadlock_wherever_the_other_box_is() -> None:
+    level = level_of(SEALED)
+    found = dead_freeze(level)
+    assert found is not None
+    boxes, empty = found
+    assert empty == {(4, 3), (4, 2)} and boxes <= level.goals and len(boxes) == 9
+    assert not solvable(level) and not level.boxes & dead_squares(level)
+    assert dead_fence(level) is None and dead_group(level) is None
+    ends = StageEnds(level, StageGoal(1), reverse=False)
+    ends.horizon = 3
+    assert ends.nogoods(level) == [boxes_nogood(boxes, 3, None) + [(atom("box", cell, 3), False) for cell in sorted(empty)]]
+    filled_from_above = level_of(SEALED.replace("#***  ##", "#***$ ##").replace("#  $   #", "#      #"))
+    assert dead_freeze(filled_from_above) is None  # a box stands where it can be pushed onto the goal
+
+
+def test_every_frozen_deadlock_found_holds_wherever_the_other_boxes_are() -> None:
+    """Each (boxes, empty) pattern found makes every reachable state of its level that holds it
+    unsolvable (by the oracle); most patterns are a frozen box off the goals (the freeze
+    strategy's deadlock), and many others are goals short of boxes, some with boxes that could
+    reach them, too few."""
+    goal_cases = with_boxes = 0
+    for name in sorted(CORPUS):
+        states = every_state(CORPUS[name])
+        patterns = {}
+        for state in states:
+            pattern = dead_freeze(state)
+            if pattern is not None:
+                patterns[pattern] = state
+                frozen = frozen_boxes(state)
+                goal_cases += frozen <= state.goals
+                with_boxes += frozen <= state.goals and pattern[0] != frozen
+        holding = {s for (boxes, empty) in patterns for s in states if boxes <= s.boxes and s.boxes.isdisjoint(empty)}
+        good = solvable_keys(states[0])
+        assert all((key(s) in good) == solvable(s) for s in states[:: max(1, len(states) // 10)]), name
+        assert set(patterns.values()) <= holding, name
+        assert not any(key(s) in good for s in holding), name
+    assert goal_cases >= 100 and with_boxes >= 50, (goal_cases, with_boxes)
+
+
+def key(state: Level) -> tuple:
+    return state.boxes, min(region(set(state.floor), state.boxes, state.player))
+
+
+def solvable_keys(level: Level) -> set:
+    """The oracle for every state of a level at once: the (boxes, least square of the player's
+    region) states from which pushes put every box on a goal, pulled back from the goal states."""
+    floor = set(level.floor)
+    return {key for cell in sorted(floor - level.goals) for key in push_closure(floor, level.goals, cell, pulls=True)}
