@@ -215,10 +215,11 @@ class StageEnds(PlanExtractor):
     nogoods, valid for this solve call, and lets clingo go on to the next model: against the
     boxes of a group or corral deadlock (``deadlocks.dead_group``, ``deadlocks.dead_fence``, in
     every try: no plan exists from there) wherever the other boxes stand; forwards, against
-    frozen boxes with the squares round a goal they shut off empty (``deadlocks.dead_freeze``); against the exact
-    state for an ``avoid`` state or for boxes that block each other where they stand
-    (``filling.fills_jointly``), else against the set of filled goals (a filled-goal set some
-    box cannot get round mostly fails wherever the other boxes stand)."""
+    frozen boxes with the squares they leave too few boxes on for some goals
+    (``deadlocks.dead_freeze``); against the exact state for an ``avoid`` state or for boxes
+    that block each other where they stand (``filling.fills_jointly``), else against the set
+    of filled goals (a filled-goal set some box cannot get round mostly fails wherever the
+    other boxes stand)."""
 
     def __init__(self, state: Level, goal: StageGoal, reverse: bool) -> None:
         super().__init__()
@@ -247,9 +248,10 @@ class StageEnds(PlanExtractor):
                 return [boxes_nogood(boxes, self.horizon, None)]
             return [boxes_nogood(boxes, self.horizon, cell) for cell in sorted(players)]
         frozen = None if self.reverse else dead_freeze(end)
-        if frozen is not None:  # frozen boxes, and squares that stay empty
+        if frozen is not None:  # those boxes, and none on the empty squares
             boxes, empty = frozen
-            return [boxes_nogood(boxes, self.horizon, None) + [(atom("box", cell, self.horizon), False) for cell in sorted(empty)]]
+            empty_squares = [(atom("box", cell, self.horizon), False) for cell in sorted(empty)]
+            return [boxes_nogood(boxes, self.horizon, None) + empty_squares]
         nogood = self.nogood(end)
         return [] if nogood is None else [nogood]
 
