@@ -272,7 +272,10 @@ def plans_command(level_file: Path, record: Path, databases: tuple[Path, ...]) -
         for database in databases:
             if not database.is_file():
                 raise InputError("no such results database", str(database))
-            entries, taken = merge(entries, entries_from_runs(read_rows(database), levels, str(database)))
+            found = entries_from_runs(read_rows(database), levels, str(database))
+            if not found:
+                click.echo(f"{database}: no solved run of a level of {level_file.name}")
+            entries, taken = merge(entries, found)
             for entry in taken:
                 click.echo(f"level {entry.level}: {entry.pushes} pushes, {entry.moves} moves "
                            f"({entry.configuration}, {entry.seconds:.1f} s, {database.name})")

@@ -52,6 +52,10 @@ def test_a_record_from_a_grid_database_holds_each_levels_push_optimal_plan(tmp_p
     assert all(row["configuration"] == "push" for row in rows)
     code, again = run("plans", str(levels), str(record))  # reading alone replays and counts
     assert code == 0 and "4 of 4 levels" in again
+    other = tmp_path / "other.sok"
+    other.write_text(HAND_MADE["walk-around"])
+    code, out = run("plans", str(other), str(tmp_path / "other.csv"), "--db", str(database))
+    assert code == 0 and "no solved run of a level of other.sok" in out and "0 of 1 levels" in out
 
 
 def test_a_row_whose_plan_fails_replay_is_an_input_error_naming_its_line(tmp_path: Path) -> None:
