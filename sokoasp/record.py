@@ -73,9 +73,12 @@ def entries_of(reader: csv.DictReader[str], levels: list[Level], source: str) ->
     entries: dict[int, Entry] = {}
     for row in reader:
         line = reader.line_num
+        if any(row.get(name) is None for name in FIELDS) or None in row:
+            raise InputError(f"expected {len(FIELDS)} fields ({', '.join(FIELDS)})", source, line)
         try:
-            entry = checked_entry(levels, int(row["level"]), row["plan"] or "", row["configuration"] or "",
-                                  float(row["seconds"] or 0))
+            if not row["level"].isdigit():
+                raise ValueError(f"level: {row['level']!r} is not a level number")
+            entry = checked_entry(levels, int(row["level"]), row["plan"], row["configuration"], seconds(row))
         except ValueError as error:
             raise InputError(str(error), source, line) from None
         if (str(entry.pushes), str(entry.moves)) != (row["pushes"], row["moves"]):
@@ -85,6 +88,13 @@ def entries_of(reader: csv.DictReader[str], levels: list[Level], source: str) ->
             raise InputError(f"level {entry.level} has a row already", source, line)
         entries[entry.level] = entry
     return entries
+
+
+def seconds(row: dict[str, str]) -> float:
+    try:
+        return float(row["seconds"])
+    except ValueError:
+        raise ValueError(f"seconds: {row['seconds']!r} is not a number") from None
 
 
 def write_record(path: Path, entries: dict[int, Entry]) -> None:

@@ -81,6 +81,9 @@ def test_a_row_whose_plan_fails_replay_is_an_input_error_naming_its_line(tmp_pat
      ":2: level 9 is not in the collection (1..4)"),
     ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R\n1,t,1,1,push,0.1,R\n",
      ":3: level 1 has a row already"),
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1\n", ":2: expected 7 fields"),
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R,extra\n", ":2: expected 7 fields"),
+    ("level,title,pushes,moves,configuration,seconds,plan\none,t,1,1,push,0.1,R\n", ":2: level: 'one' is not a level number"),
 ])
 def test_bad_records_are_input_errors(tmp_path: Path, text: str, problem: str) -> None:
     record = tmp_path / "record.csv"
