@@ -182,19 +182,18 @@ def dead_freeze(state: Level) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
         return frozen, frozenset()  # a frozen box off the goals
     free = state.floor - frozen
     sources = {goal: frozenset(lone_box_distances(free, frozenset({goal}))) for goal in sorted(state.goals - frozen)}
-    short = goals_short_of_boxes(sources, state.boxes - frozen)
-    if short is None:
+    area = area_short_of_boxes(sources, state.boxes - frozen)
+    if area is None:
         return None
-    area = frozenset().union(*(sources[goal] for goal in short))
     return frozen | (state.boxes & area), area - state.boxes
 
 
-def goals_short_of_boxes(sources: dict[Cell, frozenset[Cell]], boxes: frozenset[Cell]) -> frozenset[Cell] | None:
-    """Goals that fewer boxes can reach than there are goals (a box reaches a goal from the
-    goal's ``sources``), or None when each goal can have a box of its own. A box outside the
-    goals' sources can never get into them (it could reach a goal from there), so the boxes in
-    them now are all those goals will ever get. Found from a maximum matching: the goals that
-    alternating paths reach from a goal left without a box (Hall's theorem)."""
+def area_short_of_boxes(sources: dict[Cell, frozenset[Cell]], boxes: frozenset[Cell]) -> frozenset[Cell] | None:
+    """The sources of some goals that hold fewer boxes than there are goals (a box reaches a
+    goal from the goal's ``sources``), or None when each goal can have a box of its own. A box
+    outside those squares can never get into them (it could reach a goal from there), so the
+    boxes in them now are all those goals will ever get. Found from a maximum matching: the
+    goals that alternating paths reach from a goal left without a box (Hall's theorem)."""
     edges = {box: [goal for goal, cells in sources.items() if box in cells] for box in sorted(boxes)}
     owner = matching(edges)
     unmatched = [goal for goal in sources if goal not in owner]
@@ -209,4 +208,4 @@ def goals_short_of_boxes(sources: dict[Cell, frozenset[Cell]], boxes: frozenset[
                 short.add(mate)
                 todo.append(mate)
     area = frozenset().union(*(sources[goal] for goal in short))
-    return frozenset(short) if len(boxes & area) < len(short) else None
+    return area if len(boxes & area) < len(short) else None
