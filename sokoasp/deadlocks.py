@@ -9,6 +9,11 @@ states, no plan exists from the state. The search gives up (and the state passes
 player gets into the fenced floor (the fence is open: the question grows) or after
 ``CORRAL_STATES`` states, so it stays cheap.
 
+When the fence's boxes alone leave the pocket open, the boxes that touch them join, ring by
+ring (up to ``CORRAL_BOXES``): a box on a goal in the mouth of a tunnel, held there by the box
+behind it, seals a room that none of its boxes touches (Microban 139: a box left in the side
+room with the player shut out below).
+
 It catches what the static tests miss: three boxes round a pocket in a corner, say, each of
 which could still reach a goal alone (dead squares) and none of which is frozen on its own.
 
@@ -54,10 +59,28 @@ def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
     the test finds none."""
     region = player_region(state.floor, state.boxes, state.player)
     for pocket in pockets(state.floor - state.boxes - region):
-        fence = frozenset(box for box in state.boxes if any(add(box, d) in pocket for d in DIRECTIONS.values()))
-        if len(fence) <= CORRAL_BOXES and fence_is_dead(state, fence, pocket, pulls):
-            return fence
+        for fence in fences(state.boxes, touching(state.boxes, pocket)):
+            if fence_is_dead(state, fence, pocket, pulls):
+                return fence
     return None
+
+
+def touching(boxes: frozenset[Cell], cells: frozenset[Cell]) -> frozenset[Cell]:
+    """The boxes next to one of ``cells`` (in a row or column), or on one."""
+    return frozenset(box for box in boxes if box in cells or any(add(box, d) in cells for d in DIRECTIONS.values()))
+
+
+def fences(boxes: frozenset[Cell], fence: frozenset[Cell]) -> Iterator[frozenset[Cell]]:
+    """``fence``, then the fence with the boxes that touch it, ring by ring, while it has at most
+    ``CORRAL_BOXES`` boxes. A box that only shields the fence from the player (it stands in the
+    mouth of the tunnel that leads round to it) seals the pocket too, and any set of boxes is
+    as sound a relaxation as the fence alone (more boxes in the way only take plans away)."""
+    while len(fence) <= CORRAL_BOXES:
+        yield fence
+        ring = touching(boxes, fence)
+        if ring == fence:
+            return
+        fence = ring
 
 
 def pockets(cells: frozenset[Cell]) -> list[frozenset[Cell]]:

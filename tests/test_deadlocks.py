@@ -52,6 +52,33 @@ def test_three_boxes_round_a_pocket_are_a_deadlock_the_static_tests_miss() -> No
     assert dead_fence(opened) is None and solvable(opened)
 
 
+# The player below cannot get back into the room: the two boxes on the goals in the tunnel hold
+# each other, and the room's box, which could reach its goal alone, is shut in with no player.
+# The room's box and the tunnel's mouth alone leave the tunnel open; the box behind the mouth
+# seals it. Freeze misses it (a lone box reaches the room's goal, the player anywhere), and so
+# does the group test (the room's box is too far from the tunnel for a group of three).
+SHUT_IN = """\
+#########
+#       #
+#       #
+#   . $ #
+###*#####
+###*#####
+###  @  #
+#########
+"""
+
+
+def test_a_box_that_shields_the_fence_from_the_player_joins_it() -> None:
+    level = level_of(SHUT_IN)
+    assert dead_fence(level) == {(6, 3), (3, 4), (3, 5)}
+    assert not solvable(level)
+    assert not level.boxes & dead_squares(level)
+    assert dead_freeze(level) is None and dead_group(level) is None
+    opened = level_of(SHUT_IN.replace("###*#####\n###  @", "### #####\n###  @"))  # the mouth's box alone
+    assert dead_fence(opened) is None and solvable(opened)
+
+
 def corpus_states(pulls: bool) -> list[Level]:
     """Every state reachable on the corpus levels (``pulls``: by pulls, on the first twelve)."""
     names = sorted(CORPUS)[:12] if pulls else sorted(CORPUS)
