@@ -73,8 +73,8 @@ def touching(boxes: frozenset[Cell], cells: frozenset[Cell]) -> frozenset[Cell]:
 def fences(boxes: frozenset[Cell], fence: frozenset[Cell]) -> Iterator[frozenset[Cell]]:
     """``fence``, then the fence with the boxes that touch it, ring by ring, while it has at most
     ``CORRAL_BOXES`` boxes. A box that only shields the fence from the player (it stands in the
-    mouth of the tunnel that leads round to it) seals the pocket too, and any set of boxes is
-    as sound a relaxation as the fence alone (more boxes in the way only take plans away)."""
+    mouth of the tunnel that leads round to it) seals the pocket too, and any subset of the
+    state's boxes is as sound a relaxation as the fence alone (taking boxes away only adds plans)."""
     while len(fence) <= CORRAL_BOXES:
         yield fence
         ring = touching(boxes, fence)
