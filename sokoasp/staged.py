@@ -3,11 +3,14 @@
 Instead of one plan that puts every box on a goal, a chain of short plans that each put one
 more box on a goal (``encodings/subgoal.lp``), searched depth first:
 
-- a stage first looks for an end state whose empty goals can still be filled around the full
-  ones: every other box can reach a free goal with the filled goals as walls
+- a stage prefers an end state whose empty goals can still be filled around the full ones:
+  every other box can reach a free goal with the filled goals as walls
   (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
   (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
-  ``filling.fillable`` (else it becomes a nogood and clingo goes on); only then for any end state;
+  ``filling.fillable`` (else it becomes a nogood and clingo goes on). It first finds a plan
+  to any end state (a careless try), which is its plan when the careful try that follows
+  finds none in the rest of the stage time; the careful try starts at the horizon where the
+  careless one stopped, since the careless try refuted every shorter one for it;
 - in every try, an end state with a corral deadlock (``deadlocks.dead_fence``), a group
   deadlock (``deadlocks.dead_group``: two or three boxes that cannot all reach goals even
   alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
@@ -62,8 +65,6 @@ WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracki
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
 RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
-# What a stage asks of its end state, tried in order: (keep_live, keep_fillable), see StageGoal.
-STAGE_TRIES = ((True, True), (False, False))
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
@@ -304,6 +305,7 @@ class StageSession:
         self.floor = sorted(level.floor)
         self.goal_count = len(level.goals)
         self.ran_out = False  # the last plan() gave up for time, not after its last horizon
+        self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
 
     def randomize(self, seed: int) -> None:
         """Randomized restarts (Gomes, Selman & Kautz 1998): a few random decisions, seeded, so
@@ -323,15 +325,18 @@ class StageSession:
         control.assign_external(clingo.Function("keep_live"), goal.keep_live)
         control.assign_external(clingo.Function("keep_fillable"), goal.keep_fillable)
 
-    def plan(self, state: Level, goal: StageGoal, clock: Clock) -> tuple[StagePlan, Level] | None:
+    def plan(self, state: Level, goal: StageGoal, clock: Clock, start: int = 1) -> tuple[StagePlan, Level] | None:
         """The first plan from ``state`` that reaches ``goal`` and the state it ends in, or None
-        when no horizon up to the maximum has one or the clock runs out (``ran_out``)."""
+        when no horizon of the schedule from ``start`` up to the maximum has one or the clock
+        runs out (``ran_out``); ``stopped_at`` is the horizon asked last."""
         self.switch(state, goal)
         ends = StageEnds(state, goal, self.reverse)
         self.session.extractor, self.session.clock = ends, clock
         self.ran_out = False
         for t in horizons(1, self.max_horizon, self.encoding.jumps):
-            ends.horizon = t
+            if t < start:
+                continue
+            ends.horizon = self.stopped_at = t
             outcome = None if clock.expired() else self.session.ask(t)
             if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
                 self.ran_out = True
@@ -438,21 +443,34 @@ class StagedSearch:
         return None
 
     def stage(self, state: Level, goal: StageGoal) -> tuple[StagePlan, Level] | None:
-        """A plan for ``goal`` under each of ``STAGE_TRIES`` in turn, each with an equal share
-        of the stage time."""
-        for keep_live, keep_fillable in STAGE_TRIES:
-            clock = Clock(limit=min(self.stage_seconds / len(STAGE_TRIES), self.pass_left()))
-            tried = replace(goal, keep_live=keep_live, keep_fillable=keep_fillable)
-            assert self.session is not None  # run() made it
-            found = self.session.plan(state, tried, clock)
-            self.clock.ground += clock.ground
-            self.clock.solve += clock.solve
-            self.cut_short |= self.session.ran_out
-            if found is not None:
-                self.outcome.stages_solved += 1
-                self.progress(f"stage {goal.need}: {found[0].describe()} ({self.clock.times()['total']:.2f} s)")
-                return found
-        return None
+        """A stage plan for ``goal``: first a careless try (any end state not known dead) for
+        half the stage time, then a careful one (``keep_live``, ``keep_fillable``) for the rest,
+        whose plan is taken when it finds one. The careful try starts at the horizon where the
+        careless one stopped: a careful plan is a careless one, so every shorter horizon is
+        already refuted."""
+        began = time.perf_counter()
+        careless = self.try_stage(state, goal, self.stage_seconds / 2)
+        assert self.session is not None  # try_stage ran in it
+        if careless is None and not self.session.ran_out:
+            return None  # no plan at any horizon
+        rest = self.stage_seconds - (time.perf_counter() - began)
+        careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True), rest, self.session.stopped_at)
+        found = careful or careless
+        if found is not None:
+            self.outcome.stages_solved += 1
+            self.progress(f"stage {goal.need}: {found[0].describe()} ({self.clock.times()['total']:.2f} s)")
+        return found
+
+    def try_stage(self, state: Level, goal: StageGoal, seconds: float, start: int = 1) -> tuple[StagePlan, Level] | None:
+        """One try at ``goal`` for at most ``seconds`` (and the pass's time), asking the
+        horizons from ``start``."""
+        clock = Clock(limit=min(seconds, self.pass_left()))
+        assert self.session is not None  # run() made it
+        found = self.session.plan(state, goal, clock, start)
+        self.clock.ground += clock.ground
+        self.clock.solve += clock.solve
+        self.cut_short |= self.session.ran_out
+        return found
 
 
 def best_of(counts: list[int | None]) -> int | None:

@@ -577,3 +577,31 @@ def test_a_backward_stage_that_places_every_box_leaves_the_player_able_to_walk_h
     assert every_box_placed
     assert all(level.player in player_region(end.floor, end.boxes, end.player) for end in every_box_placed)
     assert any(len(end.boxes & end.goals) == 1 for end in ends)  # the stage still asks for one box only
+
+
+def test_a_stage_takes_the_careful_plan_and_asks_it_no_horizon_the_careless_try_refuted(monkeypatch) -> None:
+    """The careless try runs first and its plan is the fallback; the careful plan is taken when
+    there is one, and its try starts at the horizon where the careless one stopped. It still
+    finds the careful plan that a careful try from horizon 1 finds."""
+    level = level_of(BEHIND_THE_ENTRANCE)
+    config = SolveConfig(encoding="push")
+    alone = plan_stage(level, StageGoal(1, keep_live=True, keep_fillable=True), config, Clock())
+    careless = plan_stage(level, StageGoal(1), config, Clock())
+    assert alone is not None and careless is not None
+    assert sum(c.isupper() for c in careless) < sum(c.isupper() for c in alone)
+    asked: list[tuple[bool, int]] = []
+    ask = StageSession.plan
+
+    def recording(self, state, goal, clock, start=1):
+        found = ask(self, state, goal, clock, start)
+        asked.append((goal.keep_fillable, start))
+        return found
+
+    monkeypatch.setattr(StageSession, "plan", recording)
+    search = StagedSearch(config, Clock(), 60.0, lambda message: None)
+    search.session = StageSession(level, config, Clock())
+    found = search.stage(level, StageGoal(1))
+    assert found is not None
+    assert asked == [(False, 1), (True, sum(c.isupper() for c in careless))]
+    assert found[0].moves == alone
+    assert fillable(found[1])
