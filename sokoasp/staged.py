@@ -375,6 +375,7 @@ class StagedSearch:
         self.finished = False  # a pass found a plan, or none was cut short (the next would repeat it)
         self.passes = 0
         self.session: StageSession | None = None
+        self.refuted_below = 1  # where the last stage's careless try stopped: no careless plan below
 
     def left(self) -> float:
         overall = self.clock.remaining()
@@ -428,10 +429,13 @@ class StagedSearch:
             return StagePlan()
         need = min(placed + 1, len(state.goals))
         tried: list[Level] = []
+        start = 1  # no careless stage plan from state below this horizon
         for _ in range(WIDTH):
             if self.pass_left() <= 0:
                 return None
-            found = self.stage(state, StageGoal(need, tuple(self.dead_ends), tuple(tried), player_anywhere=first and home is not None))
+            goal = StageGoal(need, tuple(self.dead_ends), tuple(tried), player_anywhere=first and home is not None)
+            found = self.stage(state, goal, start)
+            start = self.refuted_below
             if found is None:
                 return None
             plan, after = found
@@ -442,15 +446,18 @@ class StagedSearch:
             self.dead_ends.append(after)
         return None
 
-    def stage(self, state: Level, goal: StageGoal) -> tuple[StagePlan, Level] | None:
+    def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[StagePlan, Level] | None:
         """A stage plan for ``goal``: first a careless try (any end state not known dead) for
         half the stage time, then a careful one (``keep_live``, ``keep_fillable``) for the rest,
-        whose plan is taken when it finds one. The careful try starts at the horizon where the
-        careless one stopped: a careful plan is a careless one, so every shorter horizon is
-        already refuted."""
+        whose plan is taken when it finds one. Horizons below ``start`` are known to have no
+        careless plan. The careful try starts at the horizon where the careless one stopped
+        (``refuted_below``): a careful plan is a careless one, so every shorter horizon is
+        already refuted, as it is for the next end state tried from ``state`` (``search``),
+        which must also differ from this one."""
         began = time.perf_counter()
-        careless = self.try_stage(state, goal, self.stage_seconds / 2)
+        careless = self.try_stage(state, goal, self.stage_seconds / 2, start)
         assert self.session is not None  # try_stage ran in it
+        self.refuted_below = self.session.stopped_at
         if careless is None and not self.session.ran_out:
             return None  # no plan at any horizon
         rest = self.stage_seconds - (time.perf_counter() - began)

@@ -292,7 +292,7 @@ def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch) -> None:
 
     import sokoasp.staged as staged
 
-    def wander(self, state: Level, goal: StageGoal):
+    def wander(self, state: Level, goal: StageGoal, start: int = 1):
         time.sleep(self.stage_seconds / 4)
         return staged.StagePlan(), state
 
@@ -315,7 +315,7 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
     plans of the pass before again."""
     import sokoasp.staged as staged
 
-    monkeypatch.setattr(StagedSearch, "stage", lambda self, state, goal: None)
+    monkeypatch.setattr(StagedSearch, "stage", lambda self, state, goal, start=1: None)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
     search.one_pass(level)
@@ -605,3 +605,53 @@ def test_a_stage_takes_the_careful_plan_and_asks_it_no_horizon_the_careless_try_
     assert asked == [(False, 1), (True, sum(c.isupper() for c in careless))]
     assert found[0].moves == alone
     assert fillable(found[1])
+
+
+# Three boxes, one, two and three pushes from their goals: three first stages, each filling
+# another goal.
+THREE_GOALS = """\
+##########
+#        #
+# $.     #
+#        #
+# $ .    #
+#        #
+# $  .   #
+#   @    #
+##########
+"""
+
+
+class RootStagesOnly(StagedSearch):
+    """A staged search whose every first stage leads to a dead end: it tries each end state
+    the root allows."""
+
+    def search(self, state, home, first=True):
+        return super().search(state, home, first) if first else None
+
+
+def test_each_end_state_tried_from_a_state_starts_where_the_last_careless_try_stopped(monkeypatch) -> None:
+    """The next end state from a state must differ from the last (and avoid it), so it has no
+    careless plan below the horizon where the last careless try stopped: its try starts there
+    and still finds the shortest stage plan for its goal."""
+    level = level_of(THREE_GOALS)
+    config = SolveConfig(encoding="push")
+    tries: list[tuple[StageGoal, int, str | None]] = []
+    plan = StageSession.plan
+
+    def recording(self, state, goal, clock, start=1):
+        found = plan(self, state, goal, clock, start)
+        if not goal.keep_fillable:
+            tries.append((goal, start, None if found is None else found[0].moves))
+        return found
+
+    monkeypatch.setattr(StageSession, "plan", recording)
+    search = RootStagesOnly(config, Clock(), 60.0, lambda message: None)
+    assert search.one_pass(level) is None
+    monkeypatch.setattr(StageSession, "plan", plan)
+    pushes = [sum(c.isupper() for c in moves or "") for _, _, moves in tries]
+    assert [start for _, start, _ in tries] == [1] + pushes[:-1] and pushes == [1, 2, 3]
+    for goal, start, moves in tries:
+        alone = plan_stage(level, goal, config, Clock())
+        assert moves is not None and alone is not None
+        assert sum(c.isupper() for c in moves) == sum(c.isupper() for c in alone) >= start
