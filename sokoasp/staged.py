@@ -461,7 +461,7 @@ class StagedSearch:
         if careless is None and not self.session.ran_out:
             return None  # no plan at any horizon
         rest = self.stage_seconds - (time.perf_counter() - began)
-        careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True), rest, self.session.stopped_at)
+        careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True), rest, self.refuted_below)
         found = careful or careless
         if found is not None:
             self.outcome.stages_solved += 1
