@@ -579,6 +579,20 @@ def test_a_backward_stage_that_places_every_box_leaves_the_player_able_to_walk_h
     assert any(len(end.boxes & end.goals) == 1 for end in ends)  # the stage still asks for one box only
 
 
+def record_stage_tries(monkeypatch) -> list[tuple[StageGoal, int, str | None]]:
+    """Every StageSession.plan call from now on: its goal, first horizon and moves found."""
+    tries: list[tuple[StageGoal, int, str | None]] = []
+    plan = StageSession.plan
+
+    def recording(self, state, goal, clock, start=1):
+        found = plan(self, state, goal, clock, start)
+        tries.append((goal, start, None if found is None else found[0].moves))
+        return found
+
+    monkeypatch.setattr(StageSession, "plan", recording)
+    return tries
+
+
 def test_a_stage_takes_the_careful_plan_and_asks_it_no_horizon_the_careless_try_refuted(monkeypatch) -> None:
     """The careless try runs first and its plan is the fallback; the careful plan is taken when
     there is one, and its try starts at the horizon where the careless one stopped. It still
@@ -589,20 +603,12 @@ def test_a_stage_takes_the_careful_plan_and_asks_it_no_horizon_the_careless_try_
     careless = plan_stage(level, StageGoal(1), config, Clock())
     assert alone is not None and careless is not None
     assert sum(c.isupper() for c in careless) < sum(c.isupper() for c in alone)
-    asked: list[tuple[bool, int]] = []
-    ask = StageSession.plan
-
-    def recording(self, state, goal, clock, start=1):
-        found = ask(self, state, goal, clock, start)
-        asked.append((goal.keep_fillable, start))
-        return found
-
-    monkeypatch.setattr(StageSession, "plan", recording)
+    tries = record_stage_tries(monkeypatch)
     search = StagedSearch(config, Clock(), 60.0, lambda message: None)
     search.session = StageSession(level, config, Clock())
     found = search.stage(level, StageGoal(1))
     assert found is not None
-    assert asked == [(False, 1), (True, sum(c.isupper() for c in careless))]
+    assert [(goal.keep_fillable, start) for goal, start, _ in tries] == [(False, 1), (True, sum(c.isupper() for c in careless))]
     assert found[0].moves == alone
     assert fillable(found[1])
 
@@ -636,19 +642,10 @@ def test_each_end_state_tried_from_a_state_starts_where_the_last_careless_try_st
     and still finds the shortest stage plan for its goal."""
     level = level_of(THREE_GOALS)
     config = SolveConfig(encoding="push")
-    tries: list[tuple[StageGoal, int, str | None]] = []
-    plan = StageSession.plan
-
-    def recording(self, state, goal, clock, start=1):
-        found = plan(self, state, goal, clock, start)
-        if not goal.keep_fillable:
-            tries.append((goal, start, None if found is None else found[0].moves))
-        return found
-
-    monkeypatch.setattr(StageSession, "plan", recording)
+    recorded = record_stage_tries(monkeypatch)
     search = RootStagesOnly(config, Clock(), 60.0, lambda message: None)
     assert search.one_pass(level) is None
-    monkeypatch.setattr(StageSession, "plan", plan)
+    tries = [(goal, start, moves) for goal, start, moves in recorded if not goal.keep_fillable]
     pushes = [sum(c.isupper() for c in moves or "") for _, _, moves in tries]
     assert [start for _, start, _ in tries] == [1] + pushes[:-1] and pushes == [1, 2, 3]
     for goal, start, moves in tries:
