@@ -375,7 +375,6 @@ class StagedSearch:
         self.finished = False  # a pass found a plan, or none was cut short (the next would repeat it)
         self.passes = 0
         self.session: StageSession | None = None
-        self.refuted_below = 1  # where the last stage's careless try stopped: no careless plan below
 
     def left(self) -> float:
         overall = self.clock.remaining()
@@ -434,8 +433,7 @@ class StagedSearch:
             if self.pass_left() <= 0:
                 return None
             goal = StageGoal(need, tuple(self.dead_ends), tuple(tried), player_anywhere=first and home is not None)
-            found = self.stage(state, goal, start)
-            start = self.refuted_below
+            found, start = self.stage(state, goal, start)
             if found is None:
                 return None
             plan, after = found
@@ -446,29 +444,29 @@ class StagedSearch:
             self.dead_ends.append(after)
         return None
 
-    def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[StagePlan, Level] | None:
-        """A stage plan for ``goal``: first a careless try (any end state not known dead) for
-        half the stage time, then a careful one (``keep_live``, ``keep_fillable``) for the rest,
-        whose plan is taken when it finds one. Horizons below ``start`` are known to have no
-        careless plan. The careful try starts at the horizon where the careless one stopped
-        (``refuted_below``): a careful plan is a careless one, so every shorter horizon is
-        already refuted, as it is for the next end state tried from ``state`` (``search``),
-        which must also differ from this one."""
+    def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int]:
+        """A stage plan for ``goal`` (or None) and the horizon below which no careless plan
+        exists: first a careless try (any end state not known dead) for half the stage time,
+        then a careful one (``keep_live``, ``keep_fillable``) for the rest, whose plan is taken
+        when it finds one. Horizons below ``start`` are known to have no careless plan. The
+        careful try starts at the horizon where the careless one stopped: a careful plan is a
+        careless one, so every shorter horizon is already refuted, as it is for the next end
+        state tried from ``state`` (``search``), which must also differ from this one."""
         began = time.perf_counter()
         careless = self.try_stage(state, goal, self.stage_seconds / 2, start)
         assert self.session is not None  # try_stage ran in it
-        self.refuted_below = self.session.stopped_at
+        refuted_below = self.session.stopped_at
         if careless is None and not self.session.ran_out:
-            return None  # no plan at any horizon
+            return None, refuted_below  # no plan at any horizon
         rest = self.stage_seconds - (time.perf_counter() - began)
-        careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True), rest, self.refuted_below)
+        careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True), rest, refuted_below)
         found = careful or careless
         if found is not None:
             self.outcome.stages_solved += 1
             self.progress(f"stage {goal.need}: {found[0].describe()} ({self.clock.times()['total']:.2f} s)")
-        return found
+        return found, refuted_below
 
-    def try_stage(self, state: Level, goal: StageGoal, seconds: float, start: int = 1) -> tuple[StagePlan, Level] | None:
+    def try_stage(self, state: Level, goal: StageGoal, seconds: float, start: int) -> tuple[StagePlan, Level] | None:
         """One try at ``goal`` for at most ``seconds`` (and the pass's time), asking the
         horizons from ``start``."""
         clock = Clock(limit=min(seconds, self.pass_left()))
