@@ -7,6 +7,8 @@ interrupted, so hard limits are enforced around a worker process (see ``worker``
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .analysis import (
     boxes_off_goals,
     nearest_slide_sum,
@@ -18,8 +20,9 @@ from .analysis import (
 from .classical import solve_fast_downward
 from .errors import InputError
 from .families import ENCODINGS, Encoding, get_encoding, optimises
+from .goalroom import find_goal_room
 from .level import Level
-from .plans import extract_plan
+from .plans import extract_plan, pushes_plan
 from .result import Result, Status
 from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
 from .simulator import count_pushes, replay
@@ -61,6 +64,12 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
     if encoding.planner:
         return validate(level, within_horizon(solve_fast_downward(level, clock.remaining()), config.max_horizon))
     progress = progress or (lambda _: None)
+    room_note = ""
+    if config.goal_room is not None:
+        found, room_note = solve_goal_room(level, config, clock, progress)
+        if found is not None:
+            return validate(level, found)
+        config = replace(config, goal_room=None)
     staged_note = ""
     if config.staged is not None:
         outcome = solve_staged(level, config, clock, config.staged, progress)
@@ -78,7 +87,30 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
         result = run_fixed(session, config, base)
     if staged_note:
         result.stats["staged"] = staged_note
+    if room_note:
+        result.stats["goal_room"] = room_note
     return validate(level, result)
+
+
+def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str]:
+    """Spend up to ``config.goal_room`` seconds on the level with its goal room packed by
+    macros (``sokoasp.goalroom``); its plan, mapped back to the level, or None and why not."""
+    room = find_goal_room(level)
+    if room is None:
+        return None, "none that goal macros can fill"
+    assert config.goal_room is not None
+    seconds = min(config.goal_room, clock.remaining() or config.goal_room)
+    simpler = solve(room.level, replace(config, goal_room=None, time_limit=seconds), progress)
+    if not simpler.status.solved or simpler.plan is None:
+        note = f"no plan for the level with macros in {seconds:g} s ({simpler.status.value})"
+        progress(f"goal room: {note}")
+        return None, note
+    plan = pushes_plan(level, room.real_pushes(simpler.plan))
+    note = f"a plan for the level with macros ({len(room.macros)} goals entered at {room.entrance})"
+    result = Result(Status.ERROR, config=config.describe(), stats={**simpler.stats, "goal_room": note})
+    staged_result(result, clock, plan, "goal room: " + note)
+    result.times = {**simpler.times, "total": result.times["total"]}
+    return result, note
 
 
 def staged_result(result: Result, clock: Clock, plan: str, note: str) -> Result:

@@ -37,6 +37,7 @@ class SolveConfig:
     staged: float | None = None  # seconds of staged search (sokoasp.staged) before the horizon loop
     stage_encoding: str | None = None  # the family of the stages, or several in turn: "push-macro+push-route"
     interleave: int = 1  # jump families: how many horizons are asked in turn (1: one after another)
+    goal_room: float | None = None  # seconds on the level with its goal room packed by macros (sokoasp.goalroom) first
 
     @property
     def stage_families(self) -> tuple[str, ...]:
@@ -57,6 +58,7 @@ class SolveConfig:
             "staged": self.staged,
             "stage_encoding": self.stage_encoding,
             "interleave": self.interleave,
+            "goal_room": self.goal_room,
             "clingo": clingo.__version__,
             "sokoasp": sokoasp_version(),
         }

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from corpus import HAND_MADE
-from oracle import bfs_moves
+from oracle import bfs_moves, bfs_pushes
 
 from sokoasp.driver import first_horizon, start_scale
 from sokoasp.errors import InputError
@@ -222,6 +222,20 @@ def test_staged_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
     assert staged_rows and all(row["message"].startswith("staged search: a plan") for row in staged_rows)
     grid.write_text("staged = [-1]\n" + body)
     with pytest.raises(InputError, match="staged must list seconds >= 0"):
+        read_spec(grid)
+
+
+def test_goal_room_is_a_grid_dimension(tmp_path: Path) -> None:
+    grid, body, plain, both, _ = with_and_without(tmp_path, '["push"]', "goal_room = [0, 5]")
+    assert [r.key for r in both if not r.goal_room] == [r.key for r in plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push", "push [goal room 5 s]"}
+    database = tmp_path / "r.sqlite"
+    assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
+    rows = [row for row in rows_of(database) if row["configuration"] == "push [goal room 5 s]"]
+    assert rows and all(json.loads(row["config"])["goal_room"] == 5 for row in rows)
+    assert all(row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem]) for row in rows)
+    grid.write_text("goal_room = [true]\n" + body)
+    with pytest.raises(InputError, match="goal_room must list seconds >= 0"):
         read_spec(grid)
 
 

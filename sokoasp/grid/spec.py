@@ -12,6 +12,7 @@ Example ``grid.toml``::
     staged = [0, 10]         # optional, push families: seconds of staged solving first (0: none)
     stage_encodings = ["push-macro", "push-macro+push-route"]  # optional, with staged: the stages' families
     interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
+    goal_room = [0, 150]     # optional: seconds on the level with its goal room packed by macros first (0: none)
     [[instances]]
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
     class = "microban"                    # optional; default: folder or collection name
@@ -42,7 +43,7 @@ from ..staged import can_stage, check_phases
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "staged", "stage_encodings", "interleave", "instances"}
+        "staged", "stage_encodings", "interleave", "goal_room", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -69,6 +70,7 @@ class Run:
     staged: float = 0.0  # seconds of staged solving before the horizon loop (0: none)
     interleave: int = 1  # jump families: horizons asked in turn (1: one after another)
     stage_encoding: str = ""  # with staged: the stages' push family ("": the encoding's own)
+    goal_room: float = 0.0  # seconds on the level with its goal room packed by macros first (0: none)
 
     @property
     def configuration(self) -> str:
@@ -78,6 +80,7 @@ class Run:
         label += f" [start {self.start_factor}x]" if self.start_factor != 1 else ""
         label += f" [staged {self.staged:g} s]" if self.staged and not self.stage_encoding else ""
         label += f" [staged {self.staged:g} s of {self.stage_encoding}]" if self.stage_encoding else ""
+        label += f" [goal room {self.goal_room:g} s]" if self.goal_room else ""
         return label + (f" [interleave {self.interleave}]" if self.interleave != 1 else "")
 
     @property
@@ -92,6 +95,8 @@ class Run:
             parts.append(f"interleave={self.interleave}")
         if self.stage_encoding:
             parts.append(f"stage_encoding={self.stage_encoding}")
+        if self.goal_room:
+            parts.append(f"goal_room={self.goal_room:g}")
         if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.DEFAULT_MEMBERS))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
@@ -110,6 +115,7 @@ class GridSpec:
     staged: list[float] = field(default_factory=lambda: [0.0])
     interleave: list[int] = field(default_factory=lambda: [1])
     stage_encodings: list[str] = field(default_factory=lambda: [""])
+    goal_room: list[float] = field(default_factory=lambda: [0.0])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported. The runs of
@@ -118,11 +124,12 @@ class GridSpec:
         configurations: list[tuple] = []
         skipped = []
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
-                                   self.staged, self.interleave, self.stage_encodings)
-        for encoding, strategies, options, factor, staged, interleave, stages in matrix:
+                                   self.staged, self.interleave, self.stage_encodings, self.goal_room)
+        for encoding, strategies, options, factor, staged, interleave, stages, room in matrix:
             stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
-            if encoding == PORTFOLIO and (strategies or options or factor != 1 or staged or interleave != 1):
-                chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else f"staged {staged:g} s")
+            if encoding == PORTFOLIO and (strategies or options or factor != 1 or staged or interleave != 1 or room):
+                chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else
+                                                            f"staged {staged:g} s" if staged else f"goal room {room:g} s")
                 skipped.append(f"{PORTFOLIO} with {chosen}: the portfolio chooses its own")
                 continue
             if staged and not stages and not can_stage(ENCODINGS[encoding]):
@@ -135,12 +142,12 @@ class GridSpec:
             if problem:
                 skipped.append(f"{encoding} with {'+'.join(strategies)}: {problem}")
                 continue
-            if (encoding, strategies, options, factor, staged, interleave, stages) not in configurations:
-                configurations.append((encoding, strategies, options, factor, staged, interleave, stages))
+            if (encoding, strategies, options, factor, staged, interleave, stages, room) not in configurations:
+                configurations.append((encoding, strategies, options, factor, staged, interleave, stages, room))
         runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
-                    factor, staged, interleave, stages)
+                    factor, staged, interleave, stages, room)
                 for instance in self.instances
-                for encoding, strategies, options, factor, staged, interleave, stages in configurations]
+                for encoding, strategies, options, factor, staged, interleave, stages, room in configurations]
         return runs, sorted(set(skipped))
 
 
@@ -228,6 +235,7 @@ def read_spec(path: Path) -> GridSpec:
         data.get("staged", [0]),
         data.get("interleave", [1]),
         data.get("stage_encodings", [""]),
+        data.get("goal_room", [0]),
     )
 
 
@@ -244,6 +252,7 @@ def build_spec(
     staged: list[float] | None = None,
     interleave: list[int] | None = None,
     stage_encodings: list[str] | None = None,
+    goal_room: list[float] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -259,9 +268,11 @@ def build_spec(
     factors = start_factors or [1]
     if not whole_numbers_from_one(factors):
         raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
-    budgets = staged or [0]
-    if not all(isinstance(b, int | float) and not isinstance(b, bool) and b >= 0 for b in budgets):
+    budgets, room_budgets = staged or [0], goal_room or [0]
+    if not seconds_from_zero(budgets):
         raise InputError(f"staged must list seconds >= 0 (0: no staged solving), not {budgets!r}", source)
+    if not seconds_from_zero(room_budgets):
+        raise InputError(f"goal_room must list seconds >= 0 (0: the level only), not {room_budgets!r}", source)
     widths = interleave or [1]
     if not whole_numbers_from_one(widths):
         raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
@@ -271,7 +282,13 @@ def build_spec(
             raise InputError(f"stage_encodings must name push families (push, push-macro, push-route, pull-route, ...), "
                              f"or several joined by + (push-macro+push-route), not {name!r}", source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
-                    memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages))
+                    memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages),
+                    [float(b) for b in room_budgets])
+
+
+def seconds_from_zero(values: Sequence[object]) -> bool:
+    """TOML numbers >= 0 (not booleans)."""
+    return all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in values)
 
 
 def whole_numbers_from_one(values: Sequence[object]) -> bool:

@@ -1,0 +1,138 @@
+"""Goal-room macros (Junghanns & Schaeffer's Rolling Stone, YASS's packing order): a level
+whose goals all lie in a room with one entrance square and no box inside is solved as a
+simpler level, the room replaced by a straight dead-end corridor of goals.
+
+A box pushed from the entrance into the room is taken at once to its goal by a fixed push
+sequence (a goal macro), the goals filled in a packing order found here: backwards, from the
+full room, a goal is taken off last when its box can be brought from the entrance to it with
+every other goal filled (the filled goals are walls, the player walks round the rest of the
+room) and the player can walk out again afterwards. Taking goals off only frees the room, so
+this greedy order is found whenever any order of one-box macros exists.
+
+In the simpler level (``GoalRoom.level``) the room is gone and a corridor of as many goals as
+the room held runs straight on from the entrance; the k-th box pushed into it ends k-th
+deepest from the far end, just as the k-th box into the room ends on the k-th goal of the
+order. Any plan for the simpler level maps back (``GoalRoom.real_pushes``): pushes outside
+the room stay, the k-th entry into the corridor becomes the k-th goal macro, pushes inside
+the corridor are dropped. The mapped plan is replayed by the simulator like every other.
+
+MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs a box parked in the room, a second
+entrance direction or another order cannot be solved this way. The driver therefore spends
+only part of the time on the simpler level (``--goal-room SECONDS``) before the level itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError
+from .level import DIRECTIONS, Cell, Level, add
+from .plans import Push, fewest_pushes
+from .search import region_from
+from .simulator import apply_step
+
+
+@dataclass(frozen=True)
+class GoalRoom:
+    """A goal room, its entrance and packing order, and the simpler level that stands for it."""
+
+    entrance: Cell
+    direction: Cell  # the push from the entrance into the room
+    macros: tuple[tuple[Push, ...], ...]  # the k-th box's pushes from the entrance to its goal
+    level: Level  # the simpler level: the room replaced by a corridor of goals
+    shift: Cell  # the simpler level's coordinates minus the real ones
+
+    def real_pushes(self, plan: str) -> list[Push]:
+        """The pushes in the real level of a LURD plan for the simpler level."""
+        player, boxes = self.level.player, set(self.level.boxes)
+        corridor, entries, pushes = self.level.goals, 0, list[Push]()
+        entrance = add(self.entrance, self.shift)
+        for letter in plan:
+            delta = DIRECTIONS[letter.lower()]
+            box = add(player, delta)
+            player, _ = apply_step(player, boxes, letter)
+            if not letter.isupper() or box in corridor:
+                continue
+            if box == entrance and delta == self.direction:
+                pushes += self.macros[entries]
+                entries += 1
+            else:
+                pushes.append(Push(add(box, (-self.shift[0], -self.shift[1])), delta))
+        return pushes
+
+
+def find_goal_room(level: Level) -> GoalRoom | None:
+    """The smallest goal room whose goals can all be filled by goal macros and whose corridor
+    fits on the board; None when there is none."""
+    for entrance, room in sorted(goal_rooms(level), key=lambda pair: len(pair[1])):
+        for delta in DIRECTIONS.values():
+            stand, inside = add(entrance, (-delta[0], -delta[1])), add(entrance, delta)
+            if inside not in room or stand not in level.floor or stand in room:
+                continue
+            macros = packing_macros(level, room, entrance, stand)
+            simpler = macros and corridor_level(level, room, entrance, delta)
+            if macros and simpler:
+                return GoalRoom(entrance, delta, macros, *simpler)
+    return None
+
+
+def goal_rooms(level: Level) -> list[tuple[Cell, frozenset[Cell]]]:
+    """(entrance, room) pairs: taking the entrance square off the floor cuts off a room that
+    holds every goal, no box and not the player."""
+    found = []
+    goal = min(level.goals)
+    for entrance in level.floor - level.goals:
+        room = region_from(level.floor - {entrance}, frozenset(), [goal])
+        if level.goals <= room and not room & level.boxes and level.player not in room and len(room) < len(level.floor) - 1:
+            found.append((entrance, room))
+    return found
+
+
+def packing_macros(level: Level, room: frozenset[Cell], entrance: Cell, stand: Cell) -> tuple[tuple[Push, ...], ...]:
+    """Each goal's macro in packing order, found backwards (the goal filled last first); empty
+    when some goal cannot be filled."""
+    floor = room | {entrance, stand}
+    unfilled, macros = set(level.goals), []
+    while unfilled:
+        # the goal filled last need not let the player walk out again; the others must
+        walk_out = None if len(unfilled) == len(level.goals) else entrance
+        found = fill_last(floor, frozenset(unfilled), entrance, stand, walk_out)
+        if found is None:
+            return ()
+        goal, pushes = found
+        unfilled.discard(goal)
+        macros.append(tuple(pushes))
+    return tuple(reversed(macros))
+
+
+def fill_last(floor: frozenset[Cell], unfilled: frozenset[Cell], entrance: Cell, stand: Cell,
+              walk_out: Cell | None) -> tuple[Cell, list[Push]] | None:
+    """A goal of ``unfilled`` that a box pushed in from the entrance can fill with the others
+    filled, and its fewest pushes."""
+    for goal in sorted(unfilled):
+        pushes = fewest_pushes(floor, unfilled - {goal}, entrance, stand, goal, walk_out)
+        if pushes is not None:
+            return goal, pushes
+    return None
+
+
+def corridor_level(level: Level, room: frozenset[Cell], entrance: Cell, delta: Cell) -> tuple[Level, Cell] | None:
+    """The level with the room replaced by a straight corridor of goals running on from the
+    entrance, shifted so that every coordinate stays positive; None when the corridor would
+    touch the rest of the floor."""
+    outside = level.floor - room
+    corridor = [(entrance[0] + k * delta[0], entrance[1] + k * delta[1]) for k in range(1, len(level.goals) + 1)]
+    touches = {add(cell, d) for cell in corridor for d in DIRECTIONS.values()} - {entrance}
+    if touches & outside:
+        return None
+    cells = outside | set(corridor)
+    shift = (max(0, 1 - min(x for x, _ in cells)), max(0, 1 - min(y for _, y in cells)))
+
+    def moved(group: set[Cell] | frozenset[Cell]) -> frozenset[Cell]:
+        return frozenset(add(cell, shift) for cell in group)
+
+    try:
+        simpler = Level(moved(cells), moved(level.boxes), moved(set(corridor)), add(level.player, shift), level.title)
+    except InputError:  # the corridor runs off the largest board
+        return None
+    return simpler, shift

@@ -1,0 +1,188 @@
+"""Goal-room macros: the room, its packing order, the simpler level, and plans mapped back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from corpus import HAND_MADE
+from helpers import assert_replays, level_of
+from oracle import bfs_pushes
+from test_cli import run, write
+
+from sokoasp import SolveConfig, Status, driver, solve
+from sokoasp.goalroom import GoalRoom, find_goal_room
+from sokoasp.level import Level, add
+from sokoasp.search import player_region
+from sokoasp.simulator import replay
+from sokoasp.xsb import write_level
+
+# Levels from David W. Skinner's Microban (1-based numbers in the collection).
+MICROBAN = {
+    16: """\
+ ####
+ #  ####
+ #     ##
+## ##   #
+#. .# @$##
+#   # $$ #
+#  .#    #
+##########
+""",
+    87: """\
+     ####
+######  #
+#       #
+#  ... .#
+##$######
+# $  #
+#   $###
+##  $  #
+ ## @  #
+  ######
+""",
+    97: """\
+   ####
+   #  ########
+#### $ $.....#
+#   $   ######
+#@### ###
+#  $  #
+# $ # #
+## #  #
+ #    #
+ ######
+""",
+    75: """\
+ #######
+## ....#
+#   ######
+#   $ $ @#
+###  $ $ #
+  ###    #
+    ######
+""",
+    139: """\
+ ####
+##  ####
+#   ...#
+#   ...#
+#   # ##
+#   #@ #### ####
+##### $   ###  #
+    #  ##$ $   #
+   ###     $$  #
+   # $  ##   ###
+   #    ######
+   ######
+""",
+}
+WITH_ROOMS = [16, 87, 97]  # goal rooms that macros can fill (so can 75's, but its simpler level has no plan)
+
+# The goals are a bend: down from the entrance, then right. The box must go down first and be
+# pushed right from the left, so the far goal (9, 6) fills first and the player walks out each time.
+BEND = """\
+##########
+#        #
+# $ $ $  #
+#@       #
+####### ##
+    #   .#
+    #  ..#
+    #    #
+    ######
+"""
+
+
+def microban(number: int) -> Level:
+    return level_of(MICROBAN[number])
+
+
+def test_a_bent_room_is_packed_by_macros_and_its_simpler_level_is_a_corridor() -> None:
+    level = level_of(BEND)
+    room = find_goal_room(level)
+    assert room is not None
+    inside = add(room.entrance, room.direction)
+    assert inside in level.floor and room.entrance not in level.goals
+    corridor = [add(room.entrance, (k * room.direction[0], k * room.direction[1])) for k in range(1, 4)]
+    assert room.level.goals == frozenset(add(cell, room.shift) for cell in corridor)
+    assert room.level.boxes == frozenset(add(box, room.shift) for box in level.boxes)
+    assert room.level.player == add(level.player, room.shift)
+    assert not room.level.floor & frozenset(add(goal, room.shift) for goal in level.goals - set(corridor))
+    # each macro, played in order with the goals before it filled, takes a box from the entrance
+    # to a goal of its own, and (but for the last) leaves the player a way back to the entrance
+    filled: set = set()
+    for number, macro in enumerate(room.macros, start=1):
+        box, player = room.entrance, add(room.entrance, (-room.direction[0], -room.direction[1]))
+        for push in macro:
+            stand = add(box, (-push.delta[0], -push.delta[1]))
+            assert push.box == box and stand in player_region(level.floor, filled | {box}, player)
+            assert add(box, push.delta) in level.floor and add(box, push.delta) not in filled
+            player, box = box, add(box, push.delta)
+        assert box in level.goals - filled
+        filled.add(box)
+        if number < len(room.macros):
+            assert room.entrance in player_region(level.floor, filled, player)
+    assert filled == level.goals
+
+
+def test_a_plan_for_the_simpler_level_replays_on_the_level_itself() -> None:
+    level = level_of(BEND)
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead",), goal_room=30))
+    assert result.status is Status.SOLVED  # never called optimal
+    assert result.stats["goal_room"].startswith("a plan for the level with macros")
+    assert_replays(level, result.plan)
+    room = find_goal_room(level)
+    assert room is not None
+    simpler = bfs_pushes(write_level(room.level))
+    assert simpler is not None and result.pushes is not None
+    assert result.pushes >= bfs_pushes(BEND)
+
+
+@pytest.mark.parametrize("number", WITH_ROOMS)
+def test_goal_room_plans_replay_on_microban(number: int) -> None:
+    level = microban(number)
+    result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), goal_room=20, time_limit=60))
+    assert result.status is Status.SOLVED, result.message
+    assert result.stats["goal_room"].startswith("a plan")
+    assert replay(level, result.plan or "").ok
+
+
+def test_goal_macros_may_lose_every_solution_and_the_level_is_then_solved_as_it_is() -> None:
+    """Microban 75: the boxes must be turned round in the room's wide end before they go in, so
+    the simpler level, with a bare corridor of goals, has no plan at all."""
+    level = microban(75)
+    room = find_goal_room(level)
+    assert room is not None
+    assert bfs_pushes(write_level(room.level)) is None and bfs_pushes(write_level(level)) is not None
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=1))
+    assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(write_level(level))
+    assert result.stats["goal_room"].startswith("no plan for the level with macros")
+
+
+def test_levels_without_a_room_macros_can_fill_are_solved_as_they_are() -> None:
+    assert find_goal_room(microban(139)) is None  # the room needs a box parked on the way (136 pushes)
+    level = level_of(HAND_MADE["two-boxes"])
+    assert find_goal_room(level) is None  # no square cuts the goals off
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=5))
+    assert result.status is Status.SOLVED_OPTIMAL
+    assert result.stats["goal_room"] == "none that goal macros can fill"
+
+
+def test_a_failed_goal_room_phase_leaves_the_level_outcome_intact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simpler level proves nothing about the level: a proof there is not reported here."""
+    level = level_of(BEND)
+    room = find_goal_room(level)
+    assert room is not None
+    stuck = level_of("#####\n#@ $#\n#. ##\n#####\n")  # the box is in a corner: no plan
+    monkeypatch.setattr(driver, "find_goal_room", lambda _: GoalRoom(room.entrance, room.direction, room.macros,
+                                                                     stuck, (0, 0)))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=10))
+    assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(BEND)
+    assert result.stats["goal_room"].startswith("no plan for the level with macros")
+    assert "proven unsolvable" in result.stats["goal_room"]
+
+
+def test_goal_room_is_refused_with_the_portfolio(tmp_path: Path) -> None:
+    code, out = run("solve", "--portfolio", "--goal-room", "5", str(write(tmp_path, "l.sok", BEND)))
+    assert code != 0 and "--goal-room" in out and "Traceback" not in out
