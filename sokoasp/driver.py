@@ -99,7 +99,8 @@ def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: P
     if room is None:
         return None, "none that goal macros can fill"
     assert config.goal_room is not None
-    seconds = min(config.goal_room, clock.remaining() or config.goal_room)
+    left = clock.remaining()
+    seconds = config.goal_room if left is None else min(config.goal_room, left)
     simpler = solve(room.level, replace(config, goal_room=None, time_limit=seconds), progress)
     if not simpler.status.solved or simpler.plan is None:
         note = f"no plan for the level with macros in {seconds:g} s ({simpler.status.value})"

@@ -23,13 +23,18 @@ only part of the time on the simpler level (``--goal-room SECONDS``) before the 
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
+from .analysis import lone_box_distances
 from .errors import InputError
 from .level import DIRECTIONS, Cell, Level, add
 from .plans import Push, fewest_pushes
-from .search import region_from
+from .search import player_region, region_from
 from .simulator import apply_step
+
+ROOM_STATES = 20_000  # room_plan gives up after this many room states
+PARKING_ROOMS = 2  # room_plan is tried in this many of the smallest rooms
 
 
 @dataclass(frozen=True)
@@ -63,13 +68,16 @@ class GoalRoom:
 
 def find_goal_room(level: Level) -> GoalRoom | None:
     """The smallest goal room whose goals can all be filled by goal macros and whose corridor
-    fits on the board; None when there is none."""
-    for entrance, room in sorted(goal_rooms(level), key=lambda pair: len(pair[1])):
+    fits on the board; None when there is none. One-box macros are tried in every room, macros
+    that park boxes (a costlier search) in the ``PARKING_ROOMS`` smallest only."""
+    for number, (entrance, room) in enumerate(sorted(goal_rooms(level), key=lambda pair: len(pair[1]))):
         for delta in DIRECTIONS.values():
             stand, inside = add(entrance, (-delta[0], -delta[1])), add(entrance, delta)
             if inside not in room or stand not in level.floor or stand in room:
                 continue
             macros = packing_macros(level, room, entrance, stand)
+            if not macros and number < PARKING_ROOMS:
+                macros = room_plan(level.goals, room, entrance, delta)
             simpler = macros and corridor_level(level, room, entrance, delta)
             if macros and simpler:
                 return GoalRoom(entrance, delta, macros, *simpler)
@@ -78,12 +86,13 @@ def find_goal_room(level: Level) -> GoalRoom | None:
 
 def goal_rooms(level: Level) -> list[tuple[Cell, frozenset[Cell]]]:
     """(entrance, room) pairs: taking the entrance square off the floor cuts off a room that
-    holds every goal, no box and not the player."""
+    holds every goal and no box (a player inside walks out first, so the entrance must be free)."""
     found = []
     goal = min(level.goals)
     for entrance in level.floor - level.goals:
         room = region_from(level.floor - {entrance}, frozenset(), [goal])
-        if level.goals <= room and not room & level.boxes and level.player not in room and len(room) < len(level.floor) - 1:
+        trapped = level.player in room and entrance in level.boxes
+        if level.goals <= room and not room & level.boxes and not trapped and len(room) < len(level.floor) - 1:
             found.append((entrance, room))
     return found
 
@@ -116,6 +125,69 @@ def fill_last(floor: frozenset[Cell], unfilled: frozenset[Cell], entrance: Cell,
     return None
 
 
+Entry = tuple[frozenset[Cell], Cell]  # the boxes in the room and the least square of the player's region
+
+
+def room_plan(goals: frozenset[Cell], room: frozenset[Cell], entrance: Cell, delta: Cell,
+              limit: int = ROOM_STATES) -> tuple[tuple[Push, ...], ...]:
+    """Macros that may park boxes in the room: the fewest pushes that fill the empty room, each
+    box pushed in from the entrance when the player can walk out to fetch it (a breadth-first
+    search over the room's boxes and the player's region). The k-th macro is the k-th box's
+    push in and every push inside the room until the next box comes in. Empty when no such
+    plan is found within ``limit`` states."""
+    floor = room | {entrance}
+    live = lone_box_distances(floor, goals)
+    start: Entry = (frozenset(), entrance)
+    came: dict[Entry, tuple[Entry, Push] | None] = {start: None}
+    queue = deque([start])
+    while queue and len(came) < limit:
+        state = queue.popleft()
+        if state[0] == goals:
+            return split_at_entries(pushes_to(state, came), entrance)
+        for push, after in room_moves(floor, room, live, state, entrance, delta, len(goals)):
+            if after not in came:
+                came[after] = (state, push)
+                queue.append(after)
+    return ()
+
+
+def room_moves(floor: frozenset[Cell], room: frozenset[Cell], live: dict[Cell, int], state: Entry, entrance: Cell,
+               delta: Cell, boxes: int) -> list[tuple[Push, Entry]]:
+    """The pushes from a room state: a box in from the entrance, or a push inside the room onto
+    a square from which a lone box can still reach a goal."""
+    inside, region = state[0], player_region(floor, state[0], state[1])
+    pushes = [Push(box, step) for box in inside for step in DIRECTIONS.values()
+              if add(box, (-step[0], -step[1])) in region and add(box, step) in room and add(box, step) in live
+              and add(box, step) not in inside]
+    if entrance in region and add(entrance, delta) not in inside and len(inside) < boxes:
+        pushes.append(Push(entrance, delta))
+    moves = []
+    for push in pushes:
+        after = (inside - {push.box}) | {add(push.box, push.delta)}
+        moves.append((push, (after, min(player_region(floor, after, push.box)))))
+    return moves
+
+
+def pushes_to(state: Entry, came: dict[Entry, tuple[Entry, Push] | None]) -> list[Push]:
+    pushes: list[Push] = []
+    link = came[state]
+    while link is not None:
+        state, push = link
+        pushes.append(push)
+        link = came[state]
+    return pushes[::-1]
+
+
+def split_at_entries(pushes: list[Push], entrance: Cell) -> tuple[tuple[Push, ...], ...]:
+    """The pushes cut before each push in from the entrance."""
+    macros: list[list[Push]] = []
+    for push in pushes:
+        if push.box == entrance:
+            macros.append([])
+        macros[-1].append(push)
+    return tuple(tuple(macro) for macro in macros)
+
+
 def corridor_level(level: Level, room: frozenset[Cell], entrance: Cell, delta: Cell) -> tuple[Level, Cell] | None:
     """The level with the room replaced by a straight corridor of goals running on from the
     entrance, shifted so that every coordinate stays positive; None when the corridor would
@@ -131,8 +203,9 @@ def corridor_level(level: Level, room: frozenset[Cell], entrance: Cell, delta: C
     def moved(group: set[Cell] | frozenset[Cell]) -> frozenset[Cell]:
         return frozenset(add(cell, shift) for cell in group)
 
+    player = entrance if level.player in room else level.player  # a player in the room walks out first
     try:
-        simpler = Level(moved(cells), moved(level.boxes), moved(set(corridor)), add(level.player, shift), level.title)
+        simpler = Level(moved(cells), moved(level.boxes), moved(set(corridor)), add(player, shift), level.title)
     except InputError:  # the corridor runs off the largest board
         return None
     return simpler, shift

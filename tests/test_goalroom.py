@@ -11,7 +11,7 @@ from oracle import bfs_pushes
 from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, driver, solve
-from sokoasp.goalroom import GoalRoom, find_goal_room
+from sokoasp.goalroom import GoalRoom, find_goal_room, goal_rooms, packing_macros
 from sokoasp.level import Level, add
 from sokoasp.search import player_region
 from sokoasp.simulator import replay
@@ -62,6 +62,19 @@ MICROBAN = {
   ###    #
     ######
 """,
+    138: """\
+  ####
+###  #
+#    ###
+# # . .#
+# @ ...####
+# # # #   ##
+#   # $$   #
+#####  $ $ #
+    ##$ # ##
+     #    #
+     ######
+""",
     139: """\
  ####
 ##  ####
@@ -77,7 +90,7 @@ MICROBAN = {
    ######
 """,
 }
-WITH_ROOMS = [16, 87, 97]  # goal rooms that macros can fill (so can 75's, but its simpler level has no plan)
+WITH_ROOMS = [16, 87, 97]  # goal rooms that one-box macros fill (so can 75's, but its simpler level has no plan)
 
 # The goals are a bend: down from the entrance, then right. The box must go down first and be
 # pushed right from the left, so the far goal (9, 6) fills first and the player walks out each time.
@@ -109,21 +122,34 @@ def test_a_bent_room_is_packed_by_macros_and_its_simpler_level_is_a_corridor() -
     assert room.level.boxes == frozenset(add(box, room.shift) for box in level.boxes)
     assert room.level.player == add(level.player, room.shift)
     assert not room.level.floor & frozenset(add(goal, room.shift) for goal in level.goals - set(corridor))
-    # each macro, played in order with the goals before it filled, takes a box from the entrance
-    # to a goal of its own, and (but for the last) leaves the player a way back to the entrance
-    filled: set = set()
+    assert play_macros(level, room) == level.goals
+
+
+def play_macros(level: Level, room: GoalRoom) -> frozenset:
+    """Play the macros in order on the room alone (the rest of the level does not change while
+    the player is inside): each starts with a box pushed in from the entrance, every push is
+    one the player can walk to and make (the level's other boxes stand outside, beyond the
+    entrance), and after each macro but the last the player can walk out again. The boxes in the
+    room at the end."""
+    inside = add(room.entrance, room.direction)
+    back = add(room.entrance, (-room.direction[0], -room.direction[1]))
+    boxes: set = set()
+    player = back
     for number, macro in enumerate(room.macros, start=1):
-        box, player = room.entrance, add(room.entrance, (-room.direction[0], -room.direction[1]))
+        assert macro[0].box == room.entrance and macro[0].delta == room.direction and inside not in boxes
+        boxes.add(room.entrance)
         for push in macro:
-            stand = add(box, (-push.delta[0], -push.delta[1]))
-            assert push.box == box and stand in player_region(level.floor, filled | {box}, player)
-            assert add(box, push.delta) in level.floor and add(box, push.delta) not in filled
-            player, box = box, add(box, push.delta)
-        assert box in level.goals - filled
-        filled.add(box)
+            stand, target = add(push.box, (-push.delta[0], -push.delta[1])), add(push.box, push.delta)
+            assert push.box in boxes and stand in player_region(level.floor, boxes, player)
+            assert target in level.floor and target not in boxes
+            boxes.discard(push.box)
+            boxes.add(target)
+            player = push.box
+        assert room.entrance not in boxes  # a box may cross the entrance inside a macro, never stay
         if number < len(room.macros):
-            assert room.entrance in player_region(level.floor, filled, player)
-    assert filled == level.goals
+            assert room.entrance in player_region(level.floor, boxes, player)
+            player = back
+    return frozenset(boxes)
 
 
 def test_a_plan_for_the_simpler_level_replays_on_the_level_itself() -> None:
@@ -160,8 +186,43 @@ def test_goal_macros_may_lose_every_solution_and_the_level_is_then_solved_as_it_
     assert result.stats["goal_room"].startswith("no plan for the level with macros")
 
 
+@pytest.mark.parametrize("number", [138, 139])
+def test_a_room_that_needs_boxes_parked_gets_macros_that_park_them(number: int) -> None:
+    """No order of one-box macros fills these rooms, so the macros come from a search of the
+    room's states: some macro moves a box that came in before it."""
+    level = microban(number)
+    room = find_goal_room(level)
+    assert room is not None
+    stand = add(room.entrance, (-room.direction[0], -room.direction[1]))
+    assert packing_macros(level, goal_rooms_by_entrance(level)[room.entrance], room.entrance, stand) == ()
+    assert play_macros(level, room) == level.goals
+    assert any(moves_a_box_already_in(macro) for macro in room.macros)
+
+
+def moves_a_box_already_in(macro: tuple) -> bool:
+    """Whether a macro pushes a box other than the one it brings in."""
+    new = macro[0].box
+    for push in macro:
+        if push.box != new:
+            return True
+        new = add(new, push.delta)
+    return False
+
+
+def goal_rooms_by_entrance(level: Level) -> dict:
+    return dict(goal_rooms(level))
+
+
+def test_parking_macros_solve_microban_138_through_its_simpler_level() -> None:
+    level = microban(138)
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3,
+                         max_horizon=400, goal_room=30, time_limit=60)
+    result = solve(level, config)
+    assert result.status is Status.SOLVED and result.stats["goal_room"].startswith("a plan"), result.message
+    assert_replays(level, result.plan)
+
+
 def test_levels_without_a_room_macros_can_fill_are_solved_as_they_are() -> None:
-    assert find_goal_room(microban(139)) is None  # the room needs a box parked on the way (136 pushes)
     level = level_of(HAND_MADE["two-boxes"])
     assert find_goal_room(level) is None  # no square cuts the goals off
     result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=5))
