@@ -308,7 +308,7 @@ def list_strategies() -> None:
 @cli.command(name="portfolio")
 def list_portfolio() -> None:
     """List the configurations `solve --portfolio` races, one per core."""
-    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "staged first")]
+    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "staged first", "goal room first")]
     for number, member in enumerate(DEFAULT_MEMBERS, start=1):
         if probes_the_bound(get_encoding(member.encoding), member):
             start = f"the bound (probed), {member.start_factor} x"
@@ -317,8 +317,9 @@ def list_portfolio() -> None:
         families = member.stage_families
         in_turn = " in turn" if len(families) > 1 else ""
         staged = f"{member.staged:g} s: {' and '.join(families)} stages{in_turn}" if member.staged else "no"
+        room = f"{member.goal_room:g} s on the level with macros" if member.goal_room else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
-                     str(member.interleave), staged))
+                     str(member.interleave), staged, room))
     click.echo(table(rows))
 
 

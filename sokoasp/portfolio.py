@@ -16,8 +16,10 @@ Microban (generators/microban-60-pull.toml, both directions in one grid) the rev
 solves levels that neither push-route nor any push-macro configuration solves, with long plans
 of few box moves. Its stages run in both directions in turn (push-macro forwards, pull-route
 backwards from the goals: generators/microban-60-stage-directions.toml, where the turns gained
-Microban 105 and 124 and lost none against push-macro stages alone). The third is push-macro
-with the usual schedule.
+Microban 105 and 124 and lost none against push-macro stages alone). On a level whose goals lie
+in a room with one entrance, the second member first gives the same configuration 10 s on the
+level with that room packed by goal macros (sokoasp.goalroom, may lose solutions: the first
+member races on the level itself). The third is push-macro with the usual schedule.
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
 
@@ -33,10 +35,11 @@ from .result import Result, Status
 from .worker import GRACE_SECONDS, start_worker
 
 STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
+GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
     SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
-                staged=STAGED_SECONDS, stage_encoding="push-macro+pull-route"),
+                staged=STAGED_SECONDS, stage_encoding="push-macro+pull-route", goal_room=GOAL_ROOM_SECONDS),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )
 

@@ -46,7 +46,7 @@ def test_members_chosen_by_greedy_cover() -> None:
     assert choose_members(rows, 2) == ["a", "c"]
 
 
-def test_the_portfolio_listing_names_each_members_stages() -> None:
+def test_the_portfolio_listing_names_each_members_stages_and_goal_room() -> None:
     from test_cli import run
 
     from sokoasp.portfolio import DEFAULT_MEMBERS
@@ -57,8 +57,11 @@ def test_the_portfolio_listing_names_each_members_stages() -> None:
     assert len(lines) == len(DEFAULT_MEMBERS)
     for line, member in zip(lines, DEFAULT_MEMBERS, strict=True):
         assert member.encoding in line
+        assert line.rstrip().endswith("no") is (member.goal_room is None)
+        if member.goal_room is not None:
+            assert f"{member.goal_room:g} s on the level with macros" in line
         if member.staged is None:
-            assert line.rstrip().endswith("no")
+            assert " no " in line
         else:
             assert f"{member.staged:g} s: " in line
             assert all(family in line.split(" s: ")[1] for family in member.stage_families)
