@@ -107,7 +107,8 @@ def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: P
         progress(f"goal room: {note}")
         return None, note
     plan = pushes_plan(level, room.real_pushes(simpler.plan))
-    note = f"a plan for the level with macros ({len(room.macros)} goals entered at {room.entrance})"
+    closed = "" if room.closed is None else f", its other entrance {room.closed} closed"
+    note = f"a plan for the level with macros ({len(room.macros)} goals entered at {room.entrance}{closed})"
     result = Result(Status.ERROR, config=config.describe(), stats={**simpler.stats, "goal_room": note})
     staged_result(result, clock, plan, "goal room: " + note)
     result.times = {**simpler.times, "total": result.times["total"]}

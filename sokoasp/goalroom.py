@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .analysis import lone_box_distances
+from .analysis import lone_box_distances, unsolvable_reason
 from .errors import InputError
 from .level import DIRECTIONS, Cell, Level, add
 from .plans import Push, fewest_pushes
@@ -51,6 +51,7 @@ class GoalRoom:
     macros: tuple[tuple[Push, ...], ...]  # the pushes from the k-th box's entry to the next entry
     level: Level  # the simpler level: the room replaced by a corridor of goals
     shift: Cell  # the simpler level's coordinates minus the real ones
+    closed: Cell | None = None  # two entrances: the one made a wall in the simpler level (closable_rooms)
 
     def real_pushes(self, plan: str) -> list[Push]:
         """The pushes in the real level of a LURD plan for the simpler level."""
@@ -72,20 +73,25 @@ class GoalRoom:
 
 
 def find_goal_room(level: Level) -> GoalRoom | None:
-    """The smallest goal room whose goals can all be filled by goal macros and whose corridor
-    fits on the board; None when there is none. One-box macros are tried in every room, macros
-    that park boxes (a costlier search) in the ``PARKING_ROOMS`` smallest only."""
-    for number, (entrance, room) in enumerate(sorted(goal_rooms(level), key=lambda pair: len(pair[1]))):
+    """The goal room whose goals can all be filled by goal macros and whose corridor fits on
+    the board: rooms with one entrance first, then rooms with two, one of them closed
+    (``closable_rooms``); the smaller first in each. None when there is none. One-box macros
+    are tried in every room, macros that park boxes (a costlier search) in the
+    ``PARKING_ROOMS`` smallest rooms with one entrance only."""
+    rooms = sorted(goal_rooms(level), key=lambda pair: len(pair[1]))
+    candidates: list[tuple[Level, Cell | None, Cell, frozenset[Cell]]] = [(level, None, *pair) for pair in rooms]
+    candidates += [(closing(level, closed), closed, entrance, room) for closed, entrance, room in closable_rooms(level)]
+    for number, (packed, closed, entrance, room) in enumerate(candidates):
         for delta in DIRECTIONS.values():
             stand, inside = add(entrance, (-delta[0], -delta[1])), add(entrance, delta)
-            if inside not in room or stand not in level.floor or stand in room:
+            if inside not in room or stand not in packed.floor or stand in room:
                 continue
-            macros = packing_macros(level, room, entrance, stand)
-            if not macros and number < PARKING_ROOMS:
-                macros = room_plan(level.goals, room, entrance, delta)
-            simpler = macros and corridor_level(level, room, entrance, delta)
+            macros = packing_macros(packed, room, entrance, stand)
+            if not macros and closed is None and number < PARKING_ROOMS:
+                macros = room_plan(packed.goals, room, entrance, delta)
+            simpler = macros and corridor_level(packed, room, entrance, delta)
             if macros and simpler:
-                return GoalRoom(entrance, delta, macros, *simpler)
+                return GoalRoom(entrance, delta, macros, *simpler, closed=closed)
     return None
 
 
@@ -100,6 +106,65 @@ def goal_rooms(level: Level) -> list[tuple[Cell, frozenset[Cell]]]:
         if level.goals <= room and not room & level.boxes and not trapped and len(room) < len(level.floor) - 1:
             found.append((entrance, room))
     return found
+
+
+def closable_rooms(level: Level) -> list[tuple[Cell, Cell, frozenset[Cell]]]:
+    """(closed, entrance, room) triples of the rooms with two entrances, the smaller rooms
+    first: with ``closed`` made a wall (``closing``) the room has the single ``entrance``, the
+    rest of the floor stays in one piece and no box stands on a dead square. Closing a square
+    only takes plans away, so a plan of the closed level plays on the level itself."""
+    triples = []
+    rooms = two_entrance_rooms(level)
+    for pair, room in sorted(rooms.items(), key=lambda item: (len(item[1]), sorted(item[0]))):
+        for closed in sorted(pair):
+            (entrance,) = pair - {closed}
+            rest = level.floor - room - {closed}
+            if region_from(rest, frozenset(), [level.player]) == rest and not unsolvable_reason(closing(level, closed)):
+                triples.append((closed, entrance, room))
+    return triples
+
+
+def two_entrance_rooms(level: Level) -> dict[frozenset[Cell], frozenset[Cell]]:
+    """Rooms keyed by their two entrances: taking the two squares off the floor cuts off a
+    room that holds every goal, no box and not the player, and neither square alone does. Any
+    such pair holds a square of a walk from the goals to the boxes and the player, and then a
+    square of a walk that avoids it, so only those pairs are tried."""
+    outside = level.boxes | {level.player}
+    rooms: dict[frozenset[Cell], frozenset[Cell]] = {}
+    for first in path_between(level.floor, level.goals, outside):
+        for second in path_between(level.floor - {first}, level.goals, outside):
+            room = region_from(level.floor - {first, second}, frozenset(), [min(level.goals)])
+            if level.goals <= room and not room & outside and path_between(level.floor - {second}, level.goals, outside):
+                rooms[frozenset({first, second})] = room
+    return rooms
+
+
+def closing(level: Level, square: Cell) -> Level:
+    """The level with ``square`` made a wall."""
+    return Level(level.floor - {square}, level.boxes, level.goals, level.player, level.title)
+
+
+def path_between(floor: frozenset[Cell], sources: frozenset[Cell], targets: frozenset[Cell]) -> list[Cell]:
+    """The squares strictly between the ends of a shortest walk on ``floor`` from ``sources``
+    to ``targets``: every set of squares (sources and targets aside) whose removal parts them
+    holds one of these. Empty when no walk exists."""
+    came: dict[Cell, Cell | None] = {cell: None for cell in sources}
+    queue = deque(sorted(sources))
+    while queue:
+        cell = queue.popleft()
+        if cell in targets:
+            between = []
+            link = came[cell]
+            while link is not None and link not in sources:
+                between.append(link)
+                link = came[link]
+            return between
+        for delta in DIRECTIONS.values():
+            nxt = add(cell, delta)
+            if nxt in floor and nxt not in came:
+                came[nxt] = cell
+                queue.append(nxt)
+    return []
 
 
 def packing_macros(level: Level, room: frozenset[Cell], entrance: Cell, stand: Cell) -> tuple[tuple[Push, ...], ...]:

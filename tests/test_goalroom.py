@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,9 @@ from oracle import bfs_pushes
 from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, driver, solve
-from sokoasp.goalroom import GoalRoom, find_goal_room, goal_rooms, packing_macros
+from sokoasp.goalroom import GoalRoom, closable_rooms, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
 from sokoasp.level import Level, add
-from sokoasp.search import player_region
+from sokoasp.search import player_region, region_from
 from sokoasp.simulator import replay
 from sokoasp.xsb import write_level
 
@@ -247,3 +248,60 @@ def test_a_failed_goal_room_phase_leaves_the_level_outcome_intact(monkeypatch: p
 def test_goal_room_is_refused_with_the_portfolio(tmp_path: Path) -> None:
     code, out = run("solve", "--portfolio", "--goal-room", "5", str(write(tmp_path, "l.sok", BEND)))
     assert code != 0 and "--goal-room" in out and "Traceback" not in out
+
+
+# BEND with a second way into the room, down the column x = 5. Closing a square of that column
+# leaves BEND's way in, down x = 7; closing one of x = 7 instead would leave no goal that a box
+# can reach (a box pushed down x = 5 can never be pushed right: the player cannot get round it).
+TWO_WAYS_IN = """\
+##########
+#        #
+# $ $ $  #
+#@       #
+##### # ##
+    #   .#
+    #  ..#
+    #    #
+    ######
+"""
+
+
+def test_a_room_with_two_entrances_is_packed_through_one_with_the_other_closed() -> None:
+    level = level_of(TWO_WAYS_IN)
+    assert goal_rooms(level) == []  # no one square cuts the goals off
+    closable = closable_rooms(level)
+    assert closable and all(closed[0] == 5 and entrance[0] == 7 for closed, entrance, _ in closable)
+    assert [len(room) for _, _, room in closable] == sorted(len(room) for _, _, room in closable)
+    room = find_goal_room(level)
+    assert room is not None and room.closed is not None and room.closed[0] == 5
+    assert add(room.closed, room.shift) not in room.level.floor
+    assert play_macros(level, room) == level.goals
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead",), goal_room=30))
+    assert result.status is Status.SOLVED and result.stats["goal_room"].startswith("a plan for the level with macros")
+    assert_replays(level, result.plan)
+    optimum = bfs_pushes(TWO_WAYS_IN)
+    assert optimum is not None and result.pushes is not None and result.pushes >= optimum
+
+
+def test_a_room_with_one_entrance_comes_before_any_closing() -> None:
+    room = find_goal_room(level_of(BEND))
+    assert room is not None and room.closed is None
+
+
+@pytest.mark.parametrize("name", sorted(HAND_MADE) + sorted(MICROBAN))
+def test_the_rooms_with_two_entrances_are_every_pair_of_squares_that_cuts_the_goals_off(name: str) -> None:
+    """Against trying every pair of free squares off the goals: the pairs that cut off a room
+    holding every goal, no box and not the player, where neither square alone does."""
+    level = level_of(HAND_MADE.get(name) or MICROBAN[int(name)])
+    outside = level.boxes | {level.player}
+
+    def room_without(cells: set) -> frozenset | None:
+        room = region_from(level.floor - cells, frozenset(), [min(level.goals)])
+        return room if level.goals <= room and not room & outside else None
+
+    expected = {}
+    for first, second in itertools.combinations(sorted(level.floor - level.goals - outside), 2):
+        room = room_without({first, second})
+        if room is not None and room_without({first}) is None and room_without({second}) is None:
+            expected[frozenset({first, second})] = room
+    assert two_entrance_rooms(level) == expected
