@@ -17,6 +17,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   becomes a nogood on those boxes alone;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
+- the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
 - a stage's time starts at ``FIRST_STAGE_SECONDS``, whatever the budget, and doubles on every
   new pass from the start (iterative broadening: many cheap tries first, long stages later), so
   a longer budget runs the passes of a shorter one first and then goes on; a pass ends
@@ -64,6 +65,7 @@ from .strategies import get_strategy
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
+FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
 RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
@@ -451,14 +453,17 @@ class StagedSearch:
         when it finds one. Horizons below ``start`` are known to have no careless plan. The
         careful try starts at the horizon where the careless one stopped: a careful plan is a
         careless one, so every shorter horizon is already refuted, as it is for the next end
-        state tried from ``state`` (``search``), which must also differ from this one."""
+        state tried from ``state`` (``search``), which must also differ from this one. The
+        last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times: the
+        last box often needs the longest plan, and a pass that fails there starts over."""
         began = time.perf_counter()
-        careless = self.try_stage(state, goal, self.stage_seconds / 2, start)
+        seconds = self.stage_seconds * (FINAL_STAGE_TIMES if goal.need == len(state.goals) else 1)
+        careless = self.try_stage(state, goal, seconds / 2, start)
         assert self.session is not None  # try_stage ran in it
         refuted_below = self.session.stopped_at
         if careless is None and not self.session.ran_out:
             return None, refuted_below  # no plan at any horizon
-        rest = self.stage_seconds - (time.perf_counter() - began)
+        rest = seconds - (time.perf_counter() - began)
         careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True), rest, refuted_below)
         found = careful or careless
         if found is not None:

@@ -25,6 +25,8 @@ from sokoasp.search import player_region
 from sokoasp.session import Clock, horizons
 from sokoasp.simulator import replay
 from sokoasp.staged import (
+    FINAL_STAGE_TIMES,
+    FIRST_STAGE_SECONDS,
     StagedSearch,
     StageEnds,
     StageGoal,
@@ -652,3 +654,25 @@ def test_each_end_state_tried_from_a_state_starts_where_the_last_careless_try_st
         alone = plan_stage(level, goal, config, Clock())
         assert moves is not None and alone is not None
         assert sum(c.isupper() for c in moves) == sum(c.isupper() for c in alone) >= start
+
+
+def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch) -> None:
+    """The stage whose plan ends the search has FINAL_STAGE_TIMES stage times: its careless
+    try gets half of them, every other stage's half of one."""
+    level = level_of(THREE_GOALS)
+    limits: list[tuple[int, bool, float | None]] = []
+    plan = StageSession.plan
+
+    def recording(self, state, goal, clock, start=1):
+        limits.append((goal.need, goal.keep_fillable, clock.limit))
+        return plan(self, state, goal, clock, start)
+
+    monkeypatch.setattr(StageSession, "plan", recording)
+    search = StagedSearch(SolveConfig(encoding="push"), Clock(), 60.0, lambda message: None)
+    plan_found = search.one_pass(level)
+    assert plan_found is not None and replay(level, plan_found).ok
+    careless = {need: limit for need, careful, limit in limits if not careful}
+    assert sorted(careless) == [1, 2, 3]
+    half = FIRST_STAGE_SECONDS / 2
+    assert careless[1] == careless[2] == pytest.approx(half)
+    assert careless[3] == pytest.approx(FINAL_STAGE_TIMES * half)
