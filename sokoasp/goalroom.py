@@ -1,7 +1,8 @@
 """Goal-room macros (Junghanns & Schaeffer's Rolling Stone, YASS's packing order): a level
 whose goals all lie in a room with one entrance square and no box inside is solved as a
 simpler level, the room replaced by a straight dead-end corridor of goals (a player who starts
-in the room walks out first).
+in the room walks out first). A room with two entrances is taken the same way through one of
+them, the other made a wall (``closable_rooms``), which only takes plans away.
 
 A box pushed from the entrance into the room is taken at once to its goal by a fixed push
 sequence (a goal macro), the goals filled in a packing order found here: backwards, from the
