@@ -581,14 +581,15 @@ def test_a_backward_stage_that_places_every_box_leaves_the_player_able_to_walk_h
     assert any(len(end.boxes & end.goals) == 1 for end in ends)  # the stage still asks for one box only
 
 
-def record_stage_tries(monkeypatch) -> list[tuple[StageGoal, int, str | None]]:
-    """Every StageSession.plan call from now on: its goal, first horizon and moves found."""
-    tries: list[tuple[StageGoal, int, str | None]] = []
+def record_stage_tries(monkeypatch) -> list[tuple[StageGoal, int, str | None, float | None]]:
+    """Every StageSession.plan call from now on: its goal, first horizon, moves found and
+    time limit."""
+    tries: list[tuple[StageGoal, int, str | None, float | None]] = []
     plan = StageSession.plan
 
     def recording(self, state, goal, clock, start=1):
         found = plan(self, state, goal, clock, start)
-        tries.append((goal, start, None if found is None else found[0].moves))
+        tries.append((goal, start, None if found is None else found[0].moves, clock.limit))
         return found
 
     monkeypatch.setattr(StageSession, "plan", recording)
@@ -610,7 +611,7 @@ def test_a_stage_takes_the_careful_plan_and_asks_it_no_horizon_the_careless_try_
     search.session = StageSession(level, config, Clock())
     found, _ = search.stage(level, StageGoal(1))
     assert found is not None
-    assert [(goal.keep_fillable, start) for goal, start, _ in tries] == [(False, 1), (True, sum(c.isupper() for c in careless))]
+    assert [(goal.keep_fillable, start) for goal, start, _, _ in tries] == [(False, 1), (True, sum(c.isupper() for c in careless))]
     assert found[0].moves == alone
     assert fillable(found[1])
 
@@ -647,7 +648,7 @@ def test_each_end_state_tried_from_a_state_starts_where_the_last_careless_try_st
     recorded = record_stage_tries(monkeypatch)
     search = RootStagesOnly(config, Clock(), 60.0, lambda message: None)
     assert search.one_pass(level) is None
-    tries = [(goal, start, moves) for goal, start, moves in recorded if not goal.keep_fillable]
+    tries = [(goal, start, moves) for goal, start, moves, _ in recorded if not goal.keep_fillable]
     pushes = [sum(c.isupper() for c in moves or "") for _, _, moves in tries]
     assert [start for _, start, _ in tries] == [1] + pushes[:-1] and pushes == [1, 2, 3]
     for goal, start, moves in tries:
@@ -660,18 +661,11 @@ def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch) -> No
     """The stage whose plan ends the search has FINAL_STAGE_TIMES stage times: its careless
     try gets half of them, every other stage's half of one."""
     level = level_of(THREE_GOALS)
-    limits: list[tuple[int, bool, float | None]] = []
-    plan = StageSession.plan
-
-    def recording(self, state, goal, clock, start=1):
-        limits.append((goal.need, goal.keep_fillable, clock.limit))
-        return plan(self, state, goal, clock, start)
-
-    monkeypatch.setattr(StageSession, "plan", recording)
+    tries = record_stage_tries(monkeypatch)
     search = StagedSearch(SolveConfig(encoding="push"), Clock(), 60.0, lambda message: None)
     plan_found = search.one_pass(level)
     assert plan_found is not None and replay(level, plan_found).ok
-    careless = {need: limit for need, careful, limit in limits if not careful}
+    careless = {goal.need: limit for goal, _, _, limit in tries if not goal.keep_fillable}
     assert sorted(careless) == [1, 2, 3]
     half = FIRST_STAGE_SECONDS / 2
     assert careless[1] == careless[2] == pytest.approx(half)
