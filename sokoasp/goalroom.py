@@ -30,6 +30,7 @@ only part of the time on the simpler level (``--goal-room SECONDS``) before the 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .analysis import lone_box_distances, unsolvable_reason
@@ -79,10 +80,7 @@ def find_goal_room(level: Level) -> GoalRoom | None:
     (``closable_rooms``); the smaller first in each. None when there is none. One-box macros
     are tried in every room, macros that park boxes (a costlier search) in the
     ``PARKING_ROOMS`` smallest rooms with one entrance only."""
-    rooms = sorted(goal_rooms(level), key=lambda pair: len(pair[1]))
-    candidates: list[tuple[Level, Cell | None, Cell, frozenset[Cell]]] = [(level, None, *pair) for pair in rooms]
-    candidates += [(closing(level, closed), closed, entrance, room) for closed, entrance, room in closable_rooms(level)]
-    for number, (packed, closed, entrance, room) in enumerate(candidates):
+    for number, (packed, closed, entrance, room) in enumerate(room_candidates(level)):
         for delta in DIRECTIONS.values():
             stand, inside = add(entrance, (-delta[0], -delta[1])), add(entrance, delta)
             if inside not in room or stand not in packed.floor or stand in room:
@@ -94,6 +92,15 @@ def find_goal_room(level: Level) -> GoalRoom | None:
             if macros and simpler:
                 return GoalRoom(entrance, delta, macros, *simpler, closed=closed)
     return None
+
+
+def room_candidates(level: Level) -> Iterator[tuple[Level, Cell | None, Cell, frozenset[Cell]]]:
+    """(level to pack, closed square, entrance, room): the rooms with one entrance, the smaller
+    first, and only then (they are searched only if needed) those with two, one closed."""
+    for entrance, room in sorted(goal_rooms(level), key=lambda pair: len(pair[1])):
+        yield level, None, entrance, room
+    for closed, entrance, room in closable_rooms(level):
+        yield closing(level, closed), closed, entrance, room
 
 
 def goal_rooms(level: Level) -> list[tuple[Cell, frozenset[Cell]]]:
