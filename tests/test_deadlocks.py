@@ -37,10 +37,21 @@ def every_state(text: str) -> list[Level]:
             for (placement, _), cell in push_closure(floor, boxes, player).items()]
 
 
+# States known to be dead, by level and direction: every state a dead state reaches is dead.
+KNOWN_DEAD: dict[tuple[frozenset, frozenset, bool], set[tuple[frozenset, tuple[int, int]]]] = {}
+
+
 def solvable(state: Level, pulls: bool = False) -> bool:
     """The oracle: some push (``pulls``: pull) sequence puts every box on a goal."""
-    closure = push_closure(set(state.floor), state.boxes, state.player, pulls=pulls)
-    return any(placement == state.goals for placement, _ in closure)
+    floor = set(state.floor)
+    dead = KNOWN_DEAD.setdefault((state.floor, state.goals, pulls), set())
+    if (state.boxes, min(region(floor, state.boxes, state.player))) in dead:
+        return False
+    closure = push_closure(floor, state.boxes, state.player, pulls=pulls)
+    if any(placement == state.goals for placement, _ in closure):
+        return True
+    dead.update(closure)
+    return False
 
 
 def test_three_boxes_round_a_pocket_are_a_deadlock_the_static_tests_miss() -> None:
