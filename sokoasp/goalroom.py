@@ -34,14 +34,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .analysis import lone_box_distances, unsolvable_reason
+from .bitboard import board_of
 from .errors import InputError
 from .level import DIRECTIONS, Cell, Level, add
 from .plans import Push, fewest_pushes
-from .search import player_region, region_from
+from .search import region_from
 from .simulator import apply_step
 
 ROOM_STATES = 20_000  # room_plan gives up after this many room states
-PARKING_ROOMS = 2  # room_plan is tried in this many of the smallest rooms
+PARKING_ROOMS = 2  # room_plan is tried in the first rooms find_goal_room tries, this many
 
 
 @dataclass(frozen=True)
@@ -78,15 +79,15 @@ def find_goal_room(level: Level) -> GoalRoom | None:
     """The goal room whose goals can all be filled by goal macros and whose corridor fits on
     the board: rooms with one entrance first, then rooms with two, one of them closed
     (``closable_rooms``); the smaller first in each. None when there is none. One-box macros
-    are tried in every room, macros that park boxes (a costlier search) in the
-    ``PARKING_ROOMS`` smallest rooms with one entrance only."""
+    are tried in every room, macros that park boxes (a costlier search) in the first
+    ``PARKING_ROOMS`` rooms only."""
     for number, (packed, closed, entrance, room) in enumerate(room_candidates(level)):
         for delta in DIRECTIONS.values():
             stand, inside = add(entrance, (-delta[0], -delta[1])), add(entrance, delta)
             if inside not in room or stand not in packed.floor or stand in room:
                 continue
             macros = packing_macros(packed, room, entrance, stand)
-            if not macros and closed is None and number < PARKING_ROOMS:
+            if not macros and number < PARKING_ROOMS:
                 macros = room_plan(packed.goals, room, entrance, delta)
             simpler = macros and corridor_level(packed, room, entrance, delta)
             if macros and simpler:
@@ -203,50 +204,74 @@ def fill_last(floor: frozenset[Cell], unfilled: frozenset[Cell], entrance: Cell,
     return None
 
 
-Entry = tuple[frozenset[Cell], Cell]  # the boxes in the room and the least square of the player's region
-
-
 def room_plan(goals: frozenset[Cell], room: frozenset[Cell], entrance: Cell, delta: Cell,
               limit: int = ROOM_STATES) -> tuple[tuple[Push, ...], ...]:
     """Macros that may park boxes in the room: the fewest pushes that fill the empty room, each
     box pushed in from the entrance when the player can walk out to fetch it (a breadth-first
-    search over the room's boxes and the player's region). The k-th macro is the k-th box's
-    push in and every push inside the room until the next box comes in. Empty when no such
-    plan is found within ``limit`` states."""
-    floor = room | {entrance}
-    live = lone_box_distances(floor, goals)
-    start: Entry = (frozenset(), entrance)
-    came: dict[Entry, tuple[Entry, Push] | None] = {start: None}
-    queue = deque([start])
+    search over the room's boxes and the player's region, on bits: ``RoomSearch``). The k-th
+    macro is the k-th box's push in and every push inside the room until the next box comes
+    in. Empty when no such plan is found within ``limit`` states."""
+    search = RoomSearch(goals, room, entrance, delta)
+    region = search.region(0, search.entry)
+    came: dict[tuple[int, int], tuple[tuple[int, int], Push] | None] = {(0, region & -region): None}
+    queue = deque([(0, region)])
     while queue and len(came) < limit:
-        state = queue.popleft()
-        if state[0] == goals:
-            return split_at_entries(pushes_to(state, came), entrance)
-        for push, after in room_moves(floor, room, live, state, entrance, delta, len(goals)):
-            if after not in came:
-                came[after] = (state, push)
-                queue.append(after)
+        boxes, region = queue.popleft()
+        key = (boxes, region & -region)
+        if boxes == search.goals:
+            return split_at_entries(pushes_to(key, came), entrance)
+        for push, after, after_region in search.moves(boxes, region):
+            after_key = (after, after_region & -after_region)
+            if after_key not in came:
+                came[after_key] = (key, push)
+                queue.append((after, after_region))
     return ()
 
 
-def room_moves(floor: frozenset[Cell], room: frozenset[Cell], live: dict[Cell, int], state: Entry, entrance: Cell,
-               delta: Cell, boxes: int) -> list[tuple[Push, Entry]]:
-    """The pushes from a room state: a box in from the entrance, or a push inside the room onto
-    a square from which a lone box can still reach a goal."""
-    inside, region = state[0], player_region(floor, state[0], state[1])
-    pushes = [Push(box, step) for box in inside for step in DIRECTIONS.values()
-              if add(box, (-step[0], -step[1])) in region and add(box, step) in room and add(box, step) in live
-              and add(box, step) not in inside]
-    if entrance in region and add(entrance, delta) not in inside and len(inside) < boxes:
-        pushes.append(Push(entrance, delta))
-    moves = []
-    for push in pushes:
-        after = (inside - {push.box}) | {add(push.box, push.delta)}
-        moves.append((push, (after, min(player_region(floor, after, push.box)))))
-    return moves
+class RoomSearch:
+    """The room's squares as bits (``sokoasp.bitboard``): a state is the set of boxes in the
+    room and the player's region, keyed by the region's lowest bit."""
+
+    def __init__(self, goals: frozenset[Cell], room: frozenset[Cell], entrance: Cell, delta: Cell) -> None:
+        floor = room | {entrance}
+        self.board = board_of(floor)
+        self.open = self.board.mask(floor)
+        live = lone_box_distances(floor, goals)
+        self.targets = self.board.mask({cell for cell in room if cell in live})  # where a pushed box may go
+        self.goals, self.boxes = self.board.mask(goals), len(goals)
+        self.entry, self.inside, self.delta = self.board.bit(entrance), self.board.bit(add(entrance, delta)), delta
+        self.steps = [(step, step[0] + step[1] * self.board.stride) for step in DIRECTIONS.values()]
+
+    def region(self, boxes: int, player: int) -> int:
+        return self.board.flood(self.open & ~boxes, player)
+
+    def moves(self, boxes: int, region: int) -> Iterator[tuple[Push, int, int]]:
+        """The pushes from a room state, with the boxes and the player's region after each: a box
+        in from the entrance, or a push inside the room onto a square from which a lone box
+        can still reach a goal."""
+        rest = boxes
+        while rest:
+            box = rest & -rest
+            rest ^= box
+            for step, offset in self.steps:
+                to, behind = shifted(box, offset), shifted(box, -offset)
+                if behind & region and to & self.targets and not to & boxes:
+                    after = boxes ^ box | to
+                    yield Push(self.cell(box), step), after, self.region(after, box)
+        if self.entry & region and not self.inside & boxes and bin(boxes).count("1") < self.boxes:
+            after = boxes | self.inside
+            yield Push(self.cell(self.entry), self.delta), after, self.region(after, self.entry)
+
+    def cell(self, bit: int) -> Cell:
+        index = bit.bit_length() - 1
+        return index % self.board.stride, index // self.board.stride
 
 
-def pushes_to(state: Entry, came: dict[Entry, tuple[Entry, Push] | None]) -> list[Push]:
+def shifted(bits: int, offset: int) -> int:
+    return bits << offset if offset >= 0 else bits >> -offset
+
+
+def pushes_to(state: tuple[int, int], came: dict[tuple[int, int], tuple[tuple[int, int], Push] | None]) -> list[Push]:
     pushes: list[Push] = []
     link = came[state]
     while link is not None:

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from corpus import HAND_MADE
 from helpers import assert_replays, level_of
-from oracle import bfs_pushes
+from oracle import bfs_pushes, region
 from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, driver, solve
-from sokoasp.goalroom import GoalRoom, closable_rooms, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
-from sokoasp.level import Level, add
+from sokoasp.goalroom import GoalRoom, closable_rooms, closing, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
+from sokoasp.level import DIRECTIONS, Level, add
 from sokoasp.search import player_region, region_from
 from sokoasp.simulator import replay
 from sokoasp.xsb import write_level
@@ -305,3 +305,71 @@ def test_the_rooms_with_two_entrances_are_every_pair_of_squares_that_cuts_the_go
         if room is not None and room_without({first}) is None and room_without({second}) is None:
             expected[frozenset({first, second})] = room
     assert two_entrance_rooms(level) == expected
+
+
+# XSokoban 44 (Thinking Rabbit's level, as in ../shared/levels/xsokoban_90.sok). Its nine goals
+# form a room with several ways in and no box fills them one at a time through any one of them:
+# the room is packed through (14, 7) with (11, 9) made a wall, by macros that park boxes.
+XSOKOBAN_44 = """\
+ #####
+ #   #
+ # # #######
+ #      $@######
+ # $ ##$ ###   #
+ # #### $    $ #
+ # ##### #  #$ ####
+##  #### ##$      #
+#  $#  $  # ## ## #
+#         # #...# #
+######  ###  ...  #
+     #### # #...# #
+          # ### # #
+          #       #
+          #########
+"""
+
+
+def test_a_closed_room_that_needs_boxes_parked_gets_macros_that_park_them() -> None:
+    level = level_of(XSOKOBAN_44)
+    assert goal_rooms(level) == []
+    room = find_goal_room(level)
+    assert room is not None and room.closed == (11, 9) and room.entrance == (14, 7)
+    closed = closing(level, room.closed)
+    stand = add(room.entrance, (-room.direction[0], -room.direction[1]))
+    assert packing_macros(closed, room_of(room, closed), room.entrance, stand) == ()
+    assert play_macros(closed, room) == level.goals
+    assert any(moves_a_box_already_in(macro) for macro in room.macros)
+
+
+def room_of(room: GoalRoom, level: Level) -> frozenset:
+    return region_from(level.floor - {room.entrance}, frozenset(), [add(room.entrance, room.direction)])
+
+
+@pytest.mark.parametrize("name", ["microban-138", "microban-139", pytest.param("xsokoban-44", marks=pytest.mark.slow)])  # 44: a minute
+def test_parking_macros_are_the_fewest_pushes_that_fill_the_room(name: str) -> None:
+    """Against a breadth-first search of the room's states on sets of squares, with a box
+    allowed onto any square of the room."""
+    level = level_of(XSOKOBAN_44) if name == "xsokoban-44" else microban(int(name.split("-")[1]))
+    room = find_goal_room(level)
+    assert room is not None
+    closed = level if room.closed is None else closing(level, room.closed)
+    inside = room_of(room, closed)
+    floor = set(inside | {room.entrance})
+    start = (frozenset(), min(region(floor, frozenset(), room.entrance)))
+    seen, frontier, pushes = {start}, [(frozenset(), room.entrance)], 0
+    while not any(boxes == level.goals for boxes, _ in frontier):
+        pushes += 1
+        after = []
+        for boxes, player in frontier:
+            reach = region(floor, boxes, player)
+            moves = [(box, d) for box in boxes for d in DIRECTIONS.values() if add(box, (-d[0], -d[1])) in reach]
+            moves += [(room.entrance, room.direction)] if room.entrance in reach and len(boxes) < len(level.goals) else []
+            for box, d in moves:
+                target = add(box, d)
+                if target in inside and target not in boxes:
+                    state = ((boxes - {box}) | {target}, box)
+                    if (state[0], min(region(floor, state[0], box))) not in seen:
+                        seen.add((state[0], min(region(floor, state[0], box))))
+                        after.append(state)
+        frontier = after
+    assert sum(len(macro) for macro in room.macros) == pushes
