@@ -204,6 +204,9 @@ def fill_last(floor: frozenset[Cell], unfilled: frozenset[Cell], entrance: Cell,
     return None
 
 
+RoomKey = tuple[int, int]  # the boxes in the room and the lowest bit of the player's region
+
+
 def room_plan(goals: frozenset[Cell], room: frozenset[Cell], entrance: Cell, delta: Cell,
               limit: int = ROOM_STATES) -> tuple[tuple[Push, ...], ...]:
     """Macros that may park boxes in the room: the fewest pushes that fill the empty room, each
@@ -213,7 +216,7 @@ def room_plan(goals: frozenset[Cell], room: frozenset[Cell], entrance: Cell, del
     in. Empty when no such plan is found within ``limit`` states."""
     search = RoomSearch(goals, room, entrance, delta)
     region = search.region(0, search.entry)
-    came: dict[tuple[int, int], tuple[tuple[int, int], Push] | None] = {(0, region & -region): None}
+    came: dict[RoomKey, tuple[RoomKey, Push] | None] = {(0, region & -region): None}
     queue = deque([(0, region)])
     while queue and len(came) < limit:
         boxes, region = queue.popleft()
@@ -271,7 +274,7 @@ def shifted(bits: int, offset: int) -> int:
     return bits << offset if offset >= 0 else bits >> -offset
 
 
-def pushes_to(state: tuple[int, int], came: dict[tuple[int, int], tuple[tuple[int, int], Push] | None]) -> list[Push]:
+def pushes_to(state: RoomKey, came: dict[RoomKey, tuple[RoomKey, Push] | None]) -> list[Push]:
     pushes: list[Push] = []
     link = came[state]
     while link is not None:

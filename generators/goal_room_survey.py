@@ -1,0 +1,33 @@
+"""Which levels of a collection get goal macros (sokoasp.goalroom.find_goal_room), and how long
+the analysis takes on each: the levels, the closed square of a room with two entrances, and
+the slowest analysis. To compare two versions of the code, run it from each checkout at once:
+
+    python generators/goal_room_survey.py ../shared/levels/xsokoban_90.sok ../shared/levels/microban_i.sok
+    PYTHONPATH=COPY python generators/goal_room_survey.py ...   (COPY holding only the sokoasp package)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from sokoasp.goalroom import find_goal_room
+from sokoasp.loading import load_all
+
+
+def survey(path: Path) -> None:
+    rooms, slowest = [], (0.0, 0)
+    for number, loaded in enumerate(load_all(path), start=1):
+        began = time.perf_counter()
+        room = find_goal_room(loaded.level)
+        slowest = max(slowest, (time.perf_counter() - began, number))
+        if room is not None:
+            rooms.append(f"{number}" + ("" if room.closed is None else f" (closed {room.closed})"))
+    print(f"{path}: {len(rooms)} levels with goal macros: {', '.join(rooms)}")
+    print(f"  slowest analysis: level {slowest[1]}, {slowest[0]:.2f} s")
+
+
+if __name__ == "__main__":
+    for argument in sys.argv[1:]:
+        survey(Path(argument))
