@@ -7,19 +7,18 @@ Microban levels with push-macro started at 1x, 3x and 5x its lower bound
 and the twelve 9x8 thesis-like boards with the same configurations. With two cores the first
 two race: push-macro asked for 3x the lower bound first (a plan at a long horizon is often
 found sooner than short horizons are refuted), after a probe of the bound itself for a tenth of
-the time (which solves Microban 144, a plan right at its bound), and a member that first spends
-10 s on stages (dead and freeze forwards, dead backwards; one more box on a goal per stage takes XSokoban
-levels that no horizon loop reaches in 300 s) and then asks pull-route with dead and bound
-(one box pulled back from the goals along a route per step: the reverse search) for 3x its
-bound. pull-route replaced push-route there, which had replaced push-macro from 5x: on
-Microban (generators/microban-60-pull.toml, both directions in one grid) the reverse search
-solves levels that neither push-route nor any push-macro configuration solves, with long plans
-of few box moves. Its stages run in both directions in turn (push-macro forwards, pull-route
-backwards from the goals: generators/microban-60-stage-directions.toml, where the turns gained
-Microban 105 and 124 and lost none against push-macro stages alone). On a level whose goals lie
-in a room with one entrance, the second member first gives the same configuration 10 s on the
-level with that room packed by goal macros (sokoasp.goalroom, may lose solutions: the first
-member races on the level itself). The third is push-macro with the usual schedule.
+the time (which solves Microban 144, a plan right at its bound), and a member that first
+spends 10 s on the level with its goal room packed by goal macros where it has one
+(sokoasp.goalroom, may lose solutions: the first member races on the level itself), then 10 s on
+stages (dead and freeze forwards, dead backwards; one more box on a goal per stage takes
+XSokoban levels that no horizon loop reaches in 300 s), forwards in push-macro and backwards in
+pull-route in turn (generators/microban-60-stage-directions.toml), and then asks push-macro for
+5x its bound. The tail was pull-route from 3x (the reverse search solved Microban 98, 99 and
+138, which no push-macro configuration did), until the goal rooms took those three in under a
+second: on Microban's 25 hardest levels (generators/microban-60-member-2-tail.toml) push-macro
+from 5x solved 20 behind the same goal room and stages, pull-route from 3x 11, and with the
+first member 21 against 19 (BENCHMARKS.md, "The second member's horizon loop").
+The third is push-macro with the usual schedule.
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
 
@@ -38,7 +37,7 @@ STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.s
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
-    SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
+    SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=5, max_horizon=400,
                 staged=STAGED_SECONDS, stage_encoding="push-macro+pull-route", goal_room=GOAL_ROOM_SECONDS),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )
