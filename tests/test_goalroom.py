@@ -353,23 +353,29 @@ def test_parking_macros_are_the_fewest_pushes_that_fill_the_room(name: str) -> N
     room = find_goal_room(level)
     assert room is not None
     closed = level if room.closed is None else closing(level, room.closed)
-    inside = room_of(room, closed)
+    assert sum(len(macro) for macro in room.macros) == fewest_room_pushes(room, room_of(room, closed), level.goals)
+
+
+def fewest_room_pushes(room: GoalRoom, inside: frozenset, goals: frozenset) -> int:
+    """Breadth-first, on sets: the fewest pushes that fill the empty room from its entrance."""
     floor = set(inside | {room.entrance})
-    start = (frozenset(), min(region(floor, frozenset(), room.entrance)))
-    seen, frontier, pushes = {start}, [(frozenset(), room.entrance)], 0
-    while not any(boxes == level.goals for boxes, _ in frontier):
+    seen = {(frozenset(), min(region(floor, frozenset(), room.entrance)))}
+    frontier, pushes = [(frozenset(), room.entrance)], 0
+    while not any(boxes == goals for boxes, _ in frontier):
+        assert frontier, "the room cannot be filled"
         pushes += 1
         after = []
         for boxes, player in frontier:
             reach = region(floor, boxes, player)
             moves = [(box, d) for box in boxes for d in DIRECTIONS.values() if add(box, (-d[0], -d[1])) in reach]
-            moves += [(room.entrance, room.direction)] if room.entrance in reach and len(boxes) < len(level.goals) else []
+            moves += [(room.entrance, room.direction)] if room.entrance in reach and len(boxes) < len(goals) else []
             for box, d in moves:
                 target = add(box, d)
                 if target in inside and target not in boxes:
-                    state = ((boxes - {box}) | {target}, box)
-                    if (state[0], min(region(floor, state[0], box))) not in seen:
-                        seen.add((state[0], min(region(floor, state[0], box))))
-                        after.append(state)
+                    moved = (boxes - {box}) | {target}
+                    key = (moved, min(region(floor, moved, box)))
+                    if key not in seen:
+                        seen.add(key)
+                        after.append((moved, box))
         frontier = after
-    assert sum(len(macro) for macro in room.macros) == pushes
+    return pushes
