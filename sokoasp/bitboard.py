@@ -1,5 +1,6 @@
 """Sets of squares as Python ints, one bit per square, for the hot loop of the box searches
-(``filling.push_search`` and ``filling.states_onto``: the corral, group and filling tests).
+(``filling.push_search`` and ``filling.states_onto``: the corral, group and filling tests; the
+goal room's parking search, ``goalroom.room_plan``).
 
 A square (x, y) is bit ``y * stride + x``, the stride two more than the largest x of the floor, so
 a bit moved one place left or right from the floor's edge lands in a column that is never floor
@@ -29,6 +30,15 @@ class Board:
             mask |= self.bit(cell)
         return mask
 
+    def cell(self, bit: int) -> Cell:
+        """The square of a single bit."""
+        index = bit.bit_length() - 1
+        return index % self.stride, index // self.stride
+
+    def offset(self, step: Cell) -> int:
+        """How far a square's bit moves when the square moves by ``step`` (``shifted``)."""
+        return step[0] + step[1] * self.stride
+
     def flood(self, open_squares: int, seed: int) -> int:
         """The squares of ``open_squares`` connected to those of ``seed`` in it."""
         region = seed & open_squares
@@ -38,6 +48,11 @@ class Board:
             if grown == region:
                 return region
             region = grown
+
+
+def shifted(bits: int, offset: int) -> int:
+    """Every square of ``bits`` moved by the step whose ``Board.offset`` is ``offset``."""
+    return bits << offset if offset >= 0 else bits >> -offset
 
 
 @lru_cache(maxsize=256)

@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .analysis import lone_box_distances, unsolvable_reason
-from .bitboard import board_of
+from .bitboard import board_of, shifted
 from .errors import InputError
 from .level import DIRECTIONS, Cell, Level, add
 from .plans import Push, fewest_pushes
@@ -243,7 +243,7 @@ class RoomSearch:
         self.targets = self.board.mask({cell for cell in room if cell in live})  # where a pushed box may go
         self.goals, self.boxes = self.board.mask(goals), len(goals)
         self.entry, self.inside, self.delta = self.board.bit(entrance), self.board.bit(add(entrance, delta)), delta
-        self.steps = [(step, step[0] + step[1] * self.board.stride) for step in DIRECTIONS.values()]
+        self.steps = [(step, self.board.offset(step)) for step in DIRECTIONS.values()]
 
     def region(self, boxes: int, player: int) -> int:
         return self.board.flood(self.open & ~boxes, player)
@@ -260,18 +260,10 @@ class RoomSearch:
                 to, behind = shifted(box, offset), shifted(box, -offset)
                 if behind & region and to & self.targets and not to & boxes:
                     after = boxes ^ box | to
-                    yield Push(self.cell(box), step), after, self.region(after, box)
+                    yield Push(self.board.cell(box), step), after, self.region(after, box)
         if self.entry & region and not self.inside & boxes and bin(boxes).count("1") < self.boxes:
             after = boxes | self.inside
-            yield Push(self.cell(self.entry), self.delta), after, self.region(after, self.entry)
-
-    def cell(self, bit: int) -> Cell:
-        index = bit.bit_length() - 1
-        return index % self.board.stride, index // self.board.stride
-
-
-def shifted(bits: int, offset: int) -> int:
-    return bits << offset if offset >= 0 else bits >> -offset
+            yield Push(self.board.cell(self.entry), self.delta), after, self.region(after, self.entry)
 
 
 def pushes_to(state: RoomKey, came: dict[RoomKey, tuple[RoomKey, Push] | None]) -> list[Push]:
