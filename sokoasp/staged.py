@@ -415,7 +415,7 @@ class StagedSearch:
         self.finished = plan is not None or not self.cut_short
         if not self.finished:
             self.stage_seconds *= 2
-            self.progress(f"staged: a new pass of {self.config.encoding} stages, {self.stage_seconds:.2f} s per stage")
+            self.progress(f"staged: a pass of {self.config.encoding} stages cut short; its next at {self.stage_seconds:.2f} s per stage")
         return None if plan is None else plan.lurd(level)
 
     def search(self, state: Level, home: Cell | None, first: bool = True) -> StagePlan | None:
