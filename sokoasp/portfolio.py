@@ -18,7 +18,10 @@ pull-route in turn (generators/microban-60-stage-directions.toml), and then asks
 second: on Microban's 25 hardest levels (generators/microban-60-member-2-tail.toml) push-macro
 from 5x solved 20 behind the same goal room and stages, pull-route from 3x 11, and with the
 first member 21 against 19 (BENCHMARKS.md, "The second member's horizon loop").
-The third is push-macro with the usual schedule.
+A first member that spends its time on stages instead (microban-60-members.toml,
+microban-60-member-1-stages.toml) made a pair within one level of this one, inside the noise of
+the timed stage search, so the first member stays (BENCHMARKS.md, "Who races beside the second
+member"). The third is push-macro with the usual schedule.
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
 
