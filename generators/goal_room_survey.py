@@ -1,6 +1,7 @@
 """Which levels of a collection get goal macros (sokoasp.goalroom.find_goal_room), and how long
-the analysis takes on each: the levels, the closed square of a room with two entrances, and
-the slowest analysis. To compare two versions of the code, run it from each checkout at once:
+the analysis takes on each: the levels, the closed square of a room with two entrances, the
+slowest analysis, and the levels whose goals lie in a room (one entrance or two) that no goal
+macros fill, closed or not. To compare two versions of the code, run it from each checkout at once:
 
     python generators/goal_room_survey.py ../shared/levels/xsokoban_90.sok ../shared/levels/microban_i.sok
     PYTHONPATH=COPY python generators/goal_room_survey.py ...   (COPY holding only the sokoasp package)
@@ -12,20 +13,23 @@ import sys
 import time
 from pathlib import Path
 
-from sokoasp.goalroom import find_goal_room
+from sokoasp.goalroom import find_goal_room, goal_rooms, two_entrance_rooms
 from sokoasp.loading import load_all
 
 
 def survey(path: Path) -> None:
-    rooms, slowest = [], (0.0, 0)
+    rooms, unfilled, slowest = [], [], (0.0, 0)
     for number, loaded in enumerate(load_all(path), start=1):
         began = time.perf_counter()
         room = find_goal_room(loaded.level)
         slowest = max(slowest, (time.perf_counter() - began, number))
         if room is not None:
             rooms.append(f"{number}" + ("" if room.closed is None else f" (closed {room.closed})"))
+        elif goal_rooms(loaded.level) or two_entrance_rooms(loaded.level):
+            unfilled.append(str(number))
     print(f"{path}: {len(rooms)} levels with goal macros: {', '.join(rooms)}")
     print(f"  slowest analysis: level {slowest[1]}, {slowest[0]:.2f} s")
+    print(f"  {len(unfilled)} levels with a goal room but no macros: {', '.join(unfilled)}")
 
 
 if __name__ == "__main__":
