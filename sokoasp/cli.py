@@ -21,7 +21,7 @@ from .grid.store import read_rows
 from .loading import load_all, load_level
 from .pddl import DOMAIN
 from .pddl import problem as pddl_problem
-from .portfolio import DEFAULT_MEMBERS, race
+from .portfolio import members_for, race
 from .record import entries_from_runs, merge, read_record, write_record
 from .result import Result
 from .show.command import show
@@ -306,10 +306,18 @@ def list_strategies() -> None:
 
 
 @cli.command(name="portfolio")
-def list_portfolio() -> None:
-    """List the configurations `solve --portfolio` races, one per core."""
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Show the members as they race under this limit: beyond 60 s the member with a goal room and "
+                   "stages gives them a larger share (default: no limit).")
+def list_portfolio(time_limit: float | None) -> None:
+    """List the configurations `solve --portfolio` races, one per core.
+
+    \b
+    Example:
+      sokoasp portfolio --time-limit 300
+    """
     rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "staged first", "goal room first")]
-    for number, member in enumerate(DEFAULT_MEMBERS, start=1):
+    for number, member in enumerate(members_for(time_limit), start=1):
         if probes_the_bound(get_encoding(member.encoding), member):
             start = f"the bound (probed), {member.start_factor} x"
         else:

@@ -28,6 +28,7 @@ Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose a
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -38,6 +39,8 @@ from .worker import GRACE_SECONDS, start_worker
 
 STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
+GOAL_ROOM_SHARE = 1 / 6  # under a longer time limit: this share of it for the goal room (10 s of 60 s)
+LOOP_SECONDS = 40.0  # ... and the stages take all but this much of what the goal room leaves (10 s of 60 s)
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=5, max_horizon=400,
@@ -45,14 +48,35 @@ DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )
 
+
+
+def members_for(time_limit: float | None) -> tuple[SolveConfig, ...]:
+    """The members raced under ``time_limit``: ``DEFAULT_MEMBERS``, each fitted to the limit."""
+    return tuple(fitted(member, time_limit) for member in DEFAULT_MEMBERS)
+
+
+def fitted(member: SolveConfig, time_limit: float | None) -> SolveConfig:
+    """A member with a goal room and stages first, their times fitted to ``time_limit``: up to
+    60 s (and with no limit) the measured 10 s and 10 s; a longer limit gives the goal room a
+    sixth of it and the stages all but ``LOOP_SECONDS`` of the rest, since on XSokoban at 300 s
+    the plans come from the stages, not from horizon loops (BENCHMARKS.md, "The second member's
+    times follow the limit"). A member without both phases is left as it is."""
+    if time_limit is None or member.staged is None or member.goal_room is None:
+        return member
+    goal_room = round(max(member.goal_room, time_limit * GOAL_ROOM_SHARE), 1)
+    staged = round(max(member.staged, time_limit - goal_room - LOOP_SECONDS), 1)
+    return replace(member, goal_room=goal_room, staged=staged)
+
+
 # When no member solves, report the most informative outcome.
 STRENGTH = [Status.UNSOLVABLE, Status.NO_PLAN_UP_TO_HORIZON, Status.TIMEOUT, Status.MEMORY_OUT, Status.ERROR]
 
 
-def race(level: Level, members: tuple[SolveConfig, ...] = DEFAULT_MEMBERS, time_limit: float | None = None,
+def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limit: float | None = None,
          memory_mb: int | None = None, cores: int | None = None) -> Result:
-    """Run members at once (as many as ``cores``); the first validated plan wins, others are killed."""
-    members = members[: cores or os.cpu_count() or 1]
+    """Run ``members`` (default: ``members_for(time_limit)``) at once, as many as ``cores``; the
+    first validated plan wins, the others are killed."""
+    members = (members or members_for(time_limit))[: cores or os.cpu_count() or 1]
     workers = [start_worker(level, member, time_limit, memory_mb) for member in members]
     deadline = None if time_limit is None else time_limit + GRACE_SECONDS
     finished: list[Result] = []

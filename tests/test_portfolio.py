@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from corpus import HAND_MADE, UNSOLVABLE
 from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status
-from sokoasp.portfolio import choose_members, race
+from sokoasp.portfolio import DEFAULT_MEMBERS, LOOP_SECONDS, choose_members, members_for, race
 
 
 def test_race_returns_a_validated_plan() -> None:
@@ -46,16 +47,15 @@ def test_members_chosen_by_greedy_cover() -> None:
     assert choose_members(rows, 2) == ["a", "c"]
 
 
-def test_the_portfolio_listing_names_each_members_stages_and_goal_room() -> None:
+@pytest.mark.parametrize("limit", [None, 300.0])
+def test_the_portfolio_listing_names_each_members_stages_and_goal_room(limit: float | None) -> None:
     from test_cli import run
 
-    from sokoasp.portfolio import DEFAULT_MEMBERS
-
-    code, out = run("portfolio")
+    code, out = run("portfolio", *([] if limit is None else ["--time-limit", str(limit)]))
     assert code == 0
     lines = out.splitlines()[1:]
-    assert len(lines) == len(DEFAULT_MEMBERS)
-    for line, member in zip(lines, DEFAULT_MEMBERS, strict=True):
+    assert len(lines) == len(members_for(limit))
+    for line, member in zip(lines, members_for(limit), strict=True):
         assert member.encoding in line
         assert line.rstrip().endswith("no") is (member.goal_room is None)
         if member.goal_room is not None:
@@ -66,3 +66,36 @@ def test_the_portfolio_listing_names_each_members_stages_and_goal_room() -> None
             assert f"{member.staged:g} s: " in line
             assert all(family in line.split(" s: ")[1] for family in member.stage_families)
             assert ("in turn" in line) is (len(member.stage_families) > 1)
+
+
+@pytest.mark.parametrize("limit", [None, 1.0, 30.0, 60.0])
+def test_up_to_60_s_the_members_keep_the_measured_schedule(limit: float | None) -> None:
+    assert members_for(limit) == DEFAULT_MEMBERS
+
+
+def test_a_longer_limit_goes_to_the_goal_room_and_the_stages() -> None:
+    staged_members = [n for n, m in enumerate(DEFAULT_MEMBERS) if m.staged is not None and m.goal_room is not None]
+    assert staged_members, "the portfolio has a member with a goal room and stages"
+    last_staged = 0.0
+    for limit in (61.0, 120.0, 300.0, 900.0):
+        fitted = members_for(limit)
+        for number, (member, default) in enumerate(zip(fitted, DEFAULT_MEMBERS, strict=True)):
+            if number not in staged_members:
+                assert member == default
+                continue
+            assert member.goal_room is not None and member.staged is not None
+            assert member.goal_room == pytest.approx(limit / 6, abs=0.1)
+            assert member.goal_room + member.staged + LOOP_SECONDS == pytest.approx(limit, abs=0.2)
+            assert member.staged > last_staged
+            last_staged = member.staged
+            assert (member.encoding, member.strategies, member.start_factor) == (
+                default.encoding, default.strategies, default.start_factor)
+
+
+def test_the_race_runs_the_members_fitted_to_its_limit() -> None:
+    level = level_of(HAND_MADE["two-boxes"])
+    result = race(level, time_limit=300, cores=2)
+    assert result.status.solved
+    raced = result.config["portfolio"]
+    assert raced == [m.describe() for m in members_for(300)[:2]]
+    assert raced != [m.describe() for m in DEFAULT_MEMBERS[:2]]

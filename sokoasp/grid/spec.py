@@ -98,7 +98,7 @@ class Run:
         if self.goal_room:
             parts.append(f"goal_room={self.goal_room:g}")
         if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
-            parts.append(repr(portfolio.DEFAULT_MEMBERS))
+            parts.append(repr(portfolio.members_for(self.time_limit)))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
 
 
