@@ -7,6 +7,7 @@ interrupted, so hard limits are enforced around a worker process (see ``worker``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from .analysis import (
@@ -35,7 +36,9 @@ PROBE_SHARE = 0.1  # a start factor above 1 first asks the proven bound for this
 DEFAULT_PROBE_LIMIT = 60.0  # ... or of this many seconds when there is no limit
 PROBED_BOUNDS = ("slides",)  # the families whose late start probes the bound: measured on push-macro only
 
-__all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Session", "SolveConfig", "check_config", "solve", "validate"]
+Notes = Callable[[str, str], None]  # (stats key, text): a phase's outcome, told as the phase ends
+
+__all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Notes", "Progress", "Session", "SolveConfig", "check_config", "solve", "validate"]
 
 
 def check_config(config: SolveConfig) -> Encoding:
@@ -53,8 +56,10 @@ def check_config(config: SolveConfig) -> Encoding:
     return encoding
 
 
-def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -> Result:
-    """Solve one level; every reported plan is replayed by the simulator first."""
+def solve(level: Level, config: SolveConfig, progress: Progress | None = None, notes: Notes | None = None) -> Result:
+    """Solve one level; every reported plan is replayed by the simulator first. ``notes`` hears
+    each phase's outcome (``goal_room``, ``staged``) as the phase ends, the same text that goes
+    into the result's stats, so that a run killed later still has it (``sokoasp.worker``)."""
     encoding = check_config(config)
     clock = Clock(limit=config.time_limit)
     base = Result(Status.ERROR, config=config.describe())
@@ -64,11 +69,13 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
     if encoding.planner:
         return validate(level, within_horizon(solve_fast_downward(level, clock.remaining()), config.max_horizon))
     progress = progress or (lambda _: None)
+    notes = notes or (lambda _key, _text: None)
     room_note = ""
     if config.goal_room is not None:
         found, room_note = solve_goal_room(level, config, clock, progress)
         if found is not None:
             return validate(level, found)
+        notes("goal_room", room_note)
         config = replace(config, goal_room=None)
     staged_note = ""
     if config.staged is not None:
@@ -77,6 +84,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None) -
         if outcome.plan is not None:
             return validate(level, staged_result(base, clock, outcome.plan, staged_note))
         progress(staged_note)
+        notes("staged", staged_note)
         config = loop_config(config)
     session = Session(level, encoding, config, clock, revisiting=config.interleave > 1)
     if config.interleave > 1:

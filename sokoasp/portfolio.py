@@ -28,14 +28,15 @@ Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose a
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import replace
-from multiprocessing.connection import wait
-from typing import Any
+from multiprocessing.connection import Connection, wait
+from typing import Any, cast
 
 from .driver import SolveConfig
 from .level import Level
 from .result import Result, Status
-from .worker import GRACE_SECONDS, start_worker
+from .worker import deadline_of, start_worker
 
 STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
@@ -68,7 +69,7 @@ def fitted(member: SolveConfig, time_limit: float | None) -> SolveConfig:
     return replace(member, goal_room=goal_room, staged=staged)
 
 
-# When no member solves, report the most informative outcome.
+# When no member solves, report the most informative outcome (then the one with the most phase notes).
 STRENGTH = [Status.UNSOLVABLE, Status.NO_PLAN_UP_TO_HORIZON, Status.TIMEOUT, Status.MEMORY_OUT, Status.ERROR]
 
 
@@ -78,16 +79,20 @@ def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limi
     first validated plan wins, the others are killed."""
     members = (members or members_for(time_limit))[: cores or os.cpu_count() or 1]
     workers = [start_worker(level, member, time_limit, memory_mb) for member in members]
-    deadline = None if time_limit is None else time_limit + GRACE_SECONDS
+    deadline = deadline_of(workers[0], time_limit)
     finished: list[Result] = []
     pending = {w.receiver: w for w in workers}
     try:
         while pending:
-            ready = wait(list(pending), timeout=deadline)
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            ready = cast(list[Connection], wait(list(pending), timeout=left))
             if not ready:
                 break
             for receiver in ready:
-                result = pending.pop(receiver).collect()  # type: ignore[call-overload]
+                result = pending[receiver].take()
+                if result is None:  # a phase's note
+                    continue
+                del pending[receiver]
                 if result.status.solved:
                     return mark(result, members)
                 finished.append(result)
@@ -95,7 +100,7 @@ def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limi
         for worker in workers:
             worker.stop()
     finished += [w.timed_out(time_limit) for w in pending.values()]
-    return mark(min(finished, key=lambda r: STRENGTH.index(r.status)), members)
+    return mark(min(finished, key=lambda r: (STRENGTH.index(r.status), -len(r.stats))), members)
 
 
 def mark(result: Result, members: tuple[SolveConfig, ...]) -> Result:

@@ -1,5 +1,8 @@
 """Hard limits: run solves in worker processes, killed at the time limit, with an
-address-space cap for memory. The result says which limit was hit."""
+address-space cap for memory. The result says which limit was hit.
+
+The child sends each phase's outcome (``driver.Notes``: the goal room's, the stages') as the
+phase ends, then its result; a run killed later keeps those notes in its stats."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import multiprocessing as mp
 import resource
 import signal
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 
 from .driver import Progress, SolveConfig, check_config, solve, validate
@@ -24,8 +27,11 @@ def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connec
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    def note(key: str, text: str) -> None:
+        pipe.send(("note", key, text))
+
     try:
-        result = solve(level, config, progress)
+        result = solve(level, config, progress, note)
     except MemoryError:
         result = Result(Status.MEMORY_OUT, message=f"memory limit of {memory_mb} MB exceeded")
     except SokoaspError as error:
@@ -36,7 +42,7 @@ def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connec
     except Exception as error:  # a bug: report it with its reason instead of dying silently
         result = Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
     result.stats["peak_memory_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    pipe.send(result.to_dict())
+    pipe.send(("result", result.to_dict()))
     pipe.close()
 
 
@@ -50,18 +56,47 @@ class Worker:
     process: mp.process.BaseProcess
     receiver: Connection
     began: float
+    notes: dict[str, str] = field(default_factory=dict)  # the phases' outcomes heard so far
 
-    def collect(self) -> Result:
-        """The result once the receiver is ready (or the process died): replayed here again."""
+    def take(self) -> Result | None:
+        """Read what the receiver has ready: a phase's note (kept; None is returned), or the
+        result (replayed here again), or the process's death."""
         try:
-            data = self.receiver.recv()
+            kind, *message = self.receiver.recv()
         except (EOFError, OSError):
-            data = None
+            return self.died()
+        if kind == "note":
+            key, text = message
+            self.notes[key] = text
+            return None
+        self.stop()
+        return self.stamp(validate(self.level, Result.from_dict(message[0])))
+
+    def keep_notes(self) -> None:
+        """Read the notes already sent, and nothing else (the worker is being given up)."""
+        try:
+            while self.receiver.poll(0):
+                kind, *message = self.receiver.recv()
+                if kind == "note":
+                    key, text = message
+                    self.notes[key] = text
+        except (EOFError, OSError):
+            pass
+
+    def wait_until(self, deadline: float | None) -> Result | None:
+        """The result, or None when ``deadline`` (a perf_counter time) passes first."""
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            if not self.receiver.poll(left):
+                return None
+            result = self.take()
+            if result is not None:
+                return result
+
+    def died(self) -> Result:
         self.stop()
         code = self.process.exitcode
-        if data is not None:
-            result = validate(self.level, Result.from_dict(data))
-        elif code is not None and code < 0 and -code in OUTSIDE_SIGNALS:
+        if code is not None and code < 0 and -code in OUTSIDE_SIGNALS:
             raise Interrupted(f"the solver process was stopped by signal {-code}")
         elif self.memory_mb:
             result = Result(Status.MEMORY_OUT,
@@ -71,10 +106,12 @@ class Worker:
         return self.stamp(result)
 
     def timed_out(self, limit: float | None) -> Result:
+        self.keep_notes()
         self.stop()
         return self.stamp(Result(Status.TIMEOUT, message=f"killed after {limit} s (grounding or solving)"))
 
     def stamp(self, result: Result) -> Result:
+        result.stats = {**self.notes, **result.stats}
         result.config = result.config or self.config.describe()
         result.times.setdefault("total", round(time.perf_counter() - self.began, 4))
         return result
@@ -109,7 +146,10 @@ def solve_isolated(
 ) -> Result:
     """Solve in a child process; grounding that outlives the limit is killed."""
     worker = start_worker(level, config, time_limit, memory_mb, progress)
-    deadline = None if time_limit is None else time_limit + GRACE_SECONDS
-    if worker.receiver.poll(deadline):
-        return worker.collect()
-    return worker.timed_out(time_limit)
+    result = worker.wait_until(deadline_of(worker, time_limit))
+    return result if result is not None else worker.timed_out(time_limit)
+
+
+def deadline_of(worker: Worker, time_limit: float | None) -> float | None:
+    """When a worker that has not answered is killed (a perf_counter time)."""
+    return None if time_limit is None else worker.began + time_limit + GRACE_SECONDS

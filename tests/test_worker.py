@@ -1,0 +1,92 @@
+"""Worker processes: a run killed at its hard limit keeps what its finished phases found."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from corpus import HAND_MADE
+from helpers import assert_replays, level_of
+
+import sokoasp.worker
+from sokoasp import SolveConfig, Status, solve
+from sokoasp.driver import Notes, Progress
+from sokoasp.level import Level
+from sokoasp.portfolio import race
+from sokoasp.worker import GRACE_SECONDS, solve_isolated
+
+LEVEL = HAND_MADE["two-boxes"]
+STAGED = SolveConfig(encoding="push", staged=5.0, goal_room=5.0)
+
+
+def test_the_driver_tells_each_phase_as_it_ends_with_the_text_of_its_stats() -> None:
+    heard: dict[str, str] = {}
+    # the stages' time is too short for any stage, so both phases end without a plan and the loop solves
+    config = SolveConfig(encoding="push", staged=1e-6, goal_room=5.0)
+    result = solve(level_of(LEVEL), config, notes=heard.__setitem__)
+    assert result.status.solved
+    assert set(heard) == {"goal_room", "staged"}
+    assert heard == {key: result.stats[key] for key in heard}
+
+
+def noting_then_sleeping(level: Level, config: SolveConfig, progress: Progress | None = None,
+                         notes: Notes | None = None) -> None:
+    """A stand-in for the driver whose phases end and whose horizon loop then never does."""
+    assert notes is not None
+    notes("goal_room", "none that goal macros can fill")
+    notes("staged", "staged search: no plan, at best 1 of 2 boxes on goals")
+    time.sleep(60)
+
+
+def noting_forever(level: Level, config: SolveConfig, progress: Progress | None = None,
+                   notes: Notes | None = None) -> None:
+    assert notes is not None
+    while True:
+        notes("staged", f"still at it, {time.perf_counter()}")
+        time.sleep(0.05)
+
+
+def noting_then_solving(level: Level, config: SolveConfig, progress: Progress | None = None,
+                        notes: Notes | None = None):
+    assert notes is not None
+    notes("goal_room", "none that goal macros can fill")
+    time.sleep(0.3)
+    return solve(level, SolveConfig(encoding="push"))
+
+
+def test_a_run_killed_at_its_limit_keeps_its_phases_notes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sokoasp.worker, "solve", noting_then_sleeping)  # the forked child runs it
+    began = time.perf_counter()
+    result = solve_isolated(level_of(LEVEL), STAGED, time_limit=1.0)
+    assert result.status is Status.TIMEOUT
+    assert result.stats["staged"] == "staged search: no plan, at best 1 of 2 boxes on goals"
+    assert result.stats["goal_room"] == "none that goal macros can fill"
+    assert time.perf_counter() - began < 1.0 + GRACE_SECONDS + 2
+
+
+def test_a_note_neither_ends_the_wait_nor_is_lost_from_the_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sokoasp.worker, "solve", noting_then_solving)
+    level = level_of(LEVEL)
+    result = solve_isolated(level, STAGED, time_limit=30.0)
+    assert result.status.solved
+    assert_replays(level, result.plan)
+    assert result.stats["goal_room"] == "none that goal macros can fill"
+
+
+@pytest.mark.parametrize("run", ["isolated", "race"])
+def test_notes_do_not_push_the_deadline_back(monkeypatch: pytest.MonkeyPatch, run: str) -> None:
+    monkeypatch.setattr(sokoasp.worker, "solve", noting_forever)
+    began = time.perf_counter()
+    if run == "isolated":
+        result = solve_isolated(level_of(LEVEL), STAGED, time_limit=1.0)
+    else:
+        result = race(level_of(LEVEL), (STAGED, STAGED), time_limit=1.0)
+    assert result.status is Status.TIMEOUT and result.stats["staged"].startswith("still at it")
+    assert time.perf_counter() - began < 1.0 + GRACE_SECONDS + 2
+
+
+def test_a_timed_out_race_reports_the_member_with_phase_notes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sokoasp.worker, "solve", noting_then_sleeping)
+    result = race(level_of(LEVEL), (STAGED, STAGED), time_limit=1.0)
+    assert result.status is Status.TIMEOUT
+    assert result.stats["staged"] == "staged search: no plan, at best 1 of 2 boxes on goals"
