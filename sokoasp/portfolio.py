@@ -50,7 +50,6 @@ DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
 )
 
 
-
 def members_for(time_limit: float | None) -> tuple[SolveConfig, ...]:
     """The members raced under ``time_limit``: ``DEFAULT_MEMBERS``, each fitted to the limit."""
     return tuple(fitted(member, time_limit) for member in DEFAULT_MEMBERS)

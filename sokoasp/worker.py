@@ -27,6 +27,7 @@ def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connec
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
     def note(key: str, text: str) -> None:
         pipe.send(("note", key, text))
 
@@ -62,24 +63,27 @@ class Worker:
         """Read what the receiver has ready: a phase's note (kept; None is returned), or the
         result (replayed here again), or the process's death."""
         try:
-            kind, *message = self.receiver.recv()
+            message = self.receiver.recv()
         except (EOFError, OSError):
             return self.died()
-        if kind == "note":
-            key, text = message
-            self.notes[key] = text
+        if self.kept(message):
             return None
         self.stop()
-        return self.stamp(validate(self.level, Result.from_dict(message[0])))
+        return self.stamp(validate(self.level, Result.from_dict(message[1])))
+
+    def kept(self, message: tuple[str, ...]) -> bool:
+        """Keep a phase's note (``("note", key, text)``); False for the result."""
+        if message[0] != "note":
+            return False
+        _, key, text = message
+        self.notes[key] = text
+        return True
 
     def keep_notes(self) -> None:
         """Read the notes already sent, and nothing else (the worker is being given up)."""
         try:
             while self.receiver.poll(0):
-                kind, *message = self.receiver.recv()
-                if kind == "note":
-                    key, text = message
-                    self.notes[key] = text
+                self.kept(self.receiver.recv())
         except (EOFError, OSError):
             pass
 
