@@ -79,7 +79,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
         config = replace(config, goal_room=None)
     staged_note = ""
     if config.staged is not None:
-        outcome = solve_staged(level, config, clock, config.staged, progress)
+        outcome = solve_staged(level, config, clock, stage_budget(level, encoding, config, clock, progress), progress)
         staged_note = outcome.describe(len(level.boxes))
         if outcome.plan is not None:
             return validate(level, staged_result(base, clock, outcome.plan, staged_note))
@@ -98,6 +98,26 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
     if room_note:
         result.stats["goal_room"] = room_note
     return validate(level, result)
+
+
+def stage_budget(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, progress: Progress) -> float:
+    """The stages' seconds: ``config.staged``, or all the time left when the horizon loop after
+    them has no horizon to ask (its first is above the maximum) but the bound it may probe,
+    which would leave that time unused (XSokoban 36 from 5x its bound: 250 of 300 s)."""
+    assert config.staged is not None
+    left = clock.remaining()
+    if left is None or left <= config.staged or not encoding.incremental:
+        return config.staged
+    bound = first_horizon(level, encoding)
+    start = loop_start(level, encoding, config, bound)
+    if start <= config.max_horizon:
+        return config.staged
+    budget = left - (probe_seconds(config) if probes_bound(encoding, config, bound, start) else 0.0)
+    if budget <= config.staged:
+        return config.staged
+    progress(f"the horizon loop would start at {start}, above the maximum {config.max_horizon}: "
+             f"the stages take {budget:.1f} s of the {left:.1f} s left")
+    return budget
 
 
 def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str]:
@@ -158,6 +178,8 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     # shorter plan) is.
     bound, start = bound_and_start(session, config)
     refuted_below = bound  # every plan is at least this long
+    if session.clock.expired():  # the phases before the loop spent the time: ground nothing more
+        return no_answer_in_time(result, session, refuted_below - 1)
     if probes_bound(session.encoding, config, bound, start):
         probe, outcome = probe_bound(session, config, bound, progress)
         if outcome:
@@ -269,9 +291,13 @@ def describe_outcome(outcome: bool | None) -> str:
 def bound_and_start(session: Session, config: SolveConfig) -> tuple[int, int]:
     """The proven lower bound on the steps, and the first horizon asked: --min-horizon, or
     --start-factor times the family's start scale, never below the bound."""
-    level, encoding = session.level, session.encoding
-    bound = first_horizon(level, encoding)
-    return bound, max(config.min_horizon, bound, config.start_factor * start_scale(level, encoding, bound))
+    bound = first_horizon(session.level, session.encoding)
+    return bound, loop_start(session.level, session.encoding, config, bound)
+
+
+def loop_start(level: Level, encoding: Encoding, config: SolveConfig, bound: int) -> int:
+    """The first horizon the loop asks, given the family's proven ``bound``."""
+    return max(config.min_horizon, bound, config.start_factor * start_scale(level, encoding, bound))
 
 
 def first_horizon(level: Level, encoding: Encoding) -> int:

@@ -27,6 +27,7 @@ from sokoasp.simulator import replay
 from sokoasp.staged import (
     FINAL_STAGE_TIMES,
     FIRST_STAGE_SECONDS,
+    StagedOutcome,
     StagedSearch,
     StageEnds,
     StageGoal,
@@ -670,3 +671,60 @@ def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch) -> No
     half = FIRST_STAGE_SECONDS / 2
     assert careless[1] == careless[2] == pytest.approx(half)
     assert careless[3] == pytest.approx(FINAL_STAGE_TIMES * half)
+
+
+def budget_of(config: SolveConfig, limit: float | None) -> float:
+    """The stages' budget for two-boxes (push-macro bound 3, start scale 3) on a clock with ``limit``."""
+    from sokoasp.driver import stage_budget
+    from sokoasp.families import get_encoding
+
+    return stage_budget(level_of(HAND_MADE["two-boxes"]), get_encoding(config.encoding), config, Clock(limit=limit),
+                        lambda _: None)
+
+
+def test_the_stages_keep_their_time_when_the_loop_after_them_has_horizons_to_ask() -> None:
+    config = SolveConfig(encoding="push-macro", staged=2.0, start_factor=5, max_horizon=15)
+    assert budget_of(config, 60.0) == 2.0
+    assert budget_of(replace(config, max_horizon=10), None) == 2.0  # no limit: no time to hand on
+
+
+def test_the_stages_take_the_time_a_loop_starting_above_its_maximum_would_leave_unused() -> None:
+    from sokoasp.driver import probe_seconds
+
+    no_probe = SolveConfig(encoding="push-macro", staged=2.0, start_factor=1, max_horizon=2)  # starts at the bound, 3
+    assert 59.5 < budget_of(no_probe, 60.0) <= 60.0
+    probing = SolveConfig(encoding="push-macro", staged=2.0, start_factor=5, max_horizon=10)  # 15 > 10, probes 3
+    assert 59.5 < budget_of(probing, 60.0) + probe_seconds(probing) <= 60.0
+
+
+def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch) -> None:
+    import sokoasp.driver
+
+    budgets: list[float] = []
+
+    def record(level, config, clock, budget, progress):
+        budgets.append(budget)
+        return StagedOutcome(None)
+
+    monkeypatch.setattr(sokoasp.driver, "solve_staged", record)
+    level = level_of(HAND_MADE["two-boxes"])
+    result = solve(level, SolveConfig(encoding="push-macro", staged=1.0, max_horizon=2, time_limit=20.0))
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON and result.message == "no plan up to horizon 2"
+    assert len(budgets) == 1 and 19.0 < budgets[0] <= 20.0
+
+
+def test_a_loop_whose_time_the_stages_spent_grounds_nothing(monkeypatch) -> None:
+    import time
+
+    import sokoasp.driver
+
+    def spend(level, config, clock, budget, progress):
+        time.sleep(max(0.0, clock.remaining()) + 0.05)
+        return StagedOutcome(None)
+
+    monkeypatch.setattr(sokoasp.driver, "solve_staged", spend)
+    level = level_of(HAND_MADE["two-boxes"])
+    config = SolveConfig(encoding="push-macro", staged=0.5, start_factor=5, max_horizon=10, time_limit=1.0)
+    result = solve(level, config)  # the loop would probe the bound, 3, before its first horizon, 15 > 10
+    assert result.status is Status.TIMEOUT and result.message == "no plan up to horizon 2"
+    assert result.times["ground"] == 0.0 and result.times["total"] < 1.5
