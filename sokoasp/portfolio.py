@@ -22,6 +22,7 @@ A first member that spends its time on stages instead (microban-60-members.toml,
 microban-60-member-1-stages.toml) made a pair within one level of this one, inside the noise of
 the timed stage search, so the first member stays (BENCHMARKS.md, "Who races beside the second
 member"). The third is push-macro with the usual schedule.
+Those times hold up to a 60 s limit; ``members_for`` fits them to a longer one (``fitted``).
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
 
