@@ -21,7 +21,9 @@ first member 21 against 19 (BENCHMARKS.md, "The second member's horizon loop").
 A first member that spends its time on stages instead (microban-60-members.toml,
 microban-60-member-1-stages.toml) made a pair within one level of this one, inside the noise of
 the timed stage search, so the first member stays (BENCHMARKS.md, "Who races beside the second
-member"). The third is push-macro with the usual schedule.
+member"). The third is push-macro with the usual schedule; with two cores it races on the core
+of a member that ends without a plan (the first, on a large level whose 3x horizon is above the
+maximum, ends after probing its bound).
 Those times hold up to a 60 s limit; ``members_for`` fits them to a longer one (``fitted``).
 Rerun ``sokoasp grid report --suggest-portfolio K`` on your own grid to choose again.
 """
@@ -37,12 +39,13 @@ from typing import Any, cast
 from .driver import SolveConfig
 from .level import Level
 from .result import Result, Status
-from .worker import deadline_of, start_worker
+from .worker import GRACE_SECONDS, Worker, start_worker
 
 STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
 GOAL_ROOM_SHARE = 1 / 6  # under a longer time limit: this share of it for the goal room (10 s of 60 s)
 LOOP_SECONDS = 40.0  # ... and the stages take all but this much of what the goal room leaves (10 s of 60 s)
+MIN_MEMBER_SECONDS = 1.0  # a member that ends early frees its core for the next, if this much time is left
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=5, max_horizon=400,
@@ -75,13 +78,25 @@ STRENGTH = [Status.UNSOLVABLE, Status.NO_PLAN_UP_TO_HORIZON, Status.TIMEOUT, Sta
 
 def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limit: float | None = None,
          memory_mb: int | None = None, cores: int | None = None) -> Result:
-    """Run ``members`` (default: ``members_for(time_limit)``) at once, as many as ``cores``; the
-    first validated plan wins, the others are killed."""
-    members = (members or members_for(time_limit))[: cores or os.cpu_count() or 1]
-    workers = [start_worker(level, member, time_limit, memory_mb) for member in members]
-    deadline = deadline_of(workers[0], time_limit)
+    """Run ``members`` (default: ``members_for(time_limit)``), as many at once as ``cores``. A
+    member that ends without a plan frees its core for the next member, which gets the time
+    left (unless the level was proven unsolvable). The first validated plan wins, and the
+    other members are killed."""
+    waiting = list(members or members_for(time_limit))
+    began = time.perf_counter()
+    raced: list[SolveConfig] = []
+    pending: dict[Connection, Worker] = {}
+
+    def start_next(seconds: float | None) -> None:
+        if waiting:
+            raced.append(waiting.pop(0))
+            worker = start_worker(level, raced[-1], seconds, memory_mb)
+            pending[worker.receiver] = worker
+
+    for _ in range(cores or os.cpu_count() or 1):
+        start_next(time_limit)
+    deadline = None if time_limit is None else began + time_limit + GRACE_SECONDS
     finished: list[Result] = []
-    pending = {w.receiver: w for w in workers}
     try:
         while pending:
             left = None if deadline is None else max(0.0, deadline - time.perf_counter())
@@ -94,17 +109,22 @@ def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limi
                     continue
                 del pending[receiver]
                 if result.status.solved:
-                    return mark(result, members)
+                    return mark(result, raced, began)
                 finished.append(result)
+                left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+                if result.status is not Status.UNSOLVABLE and (left is None or left >= MIN_MEMBER_SECONDS):
+                    start_next(left)
     finally:
-        for worker in workers:
+        for worker in pending.values():
             worker.stop()
-    finished += [w.timed_out(time_limit) for w in pending.values()]
-    return mark(min(finished, key=lambda r: (STRENGTH.index(r.status), -len(r.stats))), members)
+    finished += [w.timed_out(w.config.time_limit) for w in pending.values()]
+    return mark(min(finished, key=lambda r: (STRENGTH.index(r.status), -len(r.stats))), raced, began)
 
 
-def mark(result: Result, members: tuple[SolveConfig, ...]) -> Result:
+def mark(result: Result, members: list[SolveConfig], began: float) -> Result:
+    """The member's result with the members raced and the race's own total time."""
     result.config = {**result.config, "portfolio": [m.describe() for m in members]}
+    result.times = {**result.times, "total": round(time.perf_counter() - began, 4)}
     return result
 
 

@@ -99,3 +99,22 @@ def test_the_race_runs_the_members_fitted_to_its_limit() -> None:
     raced = result.config["portfolio"]
     assert raced == [m.describe() for m in members_for(300)[:2]]
     assert raced != [m.describe() for m in DEFAULT_MEMBERS[:2]]
+
+
+def test_a_member_that_ends_without_a_plan_frees_its_core_for_the_next() -> None:
+    text = HAND_MADE["two-boxes"]
+    level = level_of(text)
+    gives_up = SolveConfig(encoding="push", max_horizon=1)  # two-boxes needs 3 pushes
+    solves = SolveConfig(encoding="push", strategies=("dead",))
+    result = race(level, (gives_up, solves), time_limit=30, cores=1)
+    assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(text)
+    assert_replays(level, result.plan)
+    assert result.config["strategies"] == ["dead"]
+    assert result.config["portfolio"] == [gives_up.describe(), solves.describe()]
+
+
+def test_a_proof_of_unsolvability_ends_the_schedule() -> None:
+    members = (SolveConfig(encoding="push"), SolveConfig(encoding="push-jump"))
+    result = race(level_of(UNSOLVABLE["box-in-corner"]), members, time_limit=30, cores=1)
+    assert result.status is Status.UNSOLVABLE
+    assert result.config["portfolio"] == [members[0].describe()]

@@ -90,3 +90,17 @@ def test_a_timed_out_race_reports_the_member_with_phase_notes(monkeypatch: pytes
     result = race(level_of(LEVEL), (STAGED, STAGED), time_limit=1.0)
     assert result.status is Status.TIMEOUT
     assert result.stats["staged"] == "staged search: no plan, at best 1 of 2 boxes on goals"
+
+
+def test_a_race_reports_its_own_time_whichever_member_it_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    def quick_or_sleeping(level: Level, config: SolveConfig, progress: Progress | None = None,
+                          notes: Notes | None = None):
+        if config.max_horizon == 1:  # the quick member: no plan up to horizon 1, at once
+            return solve(level, config)
+        time.sleep(60)
+
+    monkeypatch.setattr(sokoasp.worker, "solve", quick_or_sleeping)
+    members = (SolveConfig(encoding="push", max_horizon=1), SolveConfig(encoding="push"))
+    result = race(level_of(LEVEL), members, time_limit=1.5, cores=2)
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON  # the quick member's outcome ...
+    assert result.times["total"] >= 1.5  # ... in the time the race took
