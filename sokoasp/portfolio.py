@@ -111,9 +111,9 @@ def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limi
                 if result.status.solved:
                     return mark(result, raced, began)
                 finished.append(result)
-                left = None if time_limit is None else time_limit - (time.perf_counter() - began)
-                if result.status is not Status.UNSOLVABLE and (left is None or left >= MIN_MEMBER_SECONDS):
-                    start_next(left)
+                time_left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+                if result.status is not Status.UNSOLVABLE and (time_left is None or time_left >= MIN_MEMBER_SECONDS):
+                    start_next(time_left)
     finally:
         for worker in pending.values():
             worker.stop()
