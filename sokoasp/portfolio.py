@@ -39,7 +39,7 @@ from typing import Any, cast
 from .driver import SolveConfig
 from .level import Level
 from .result import Result, Status
-from .worker import GRACE_SECONDS, Worker, start_worker
+from .worker import Worker, deadline_of, start_worker
 
 STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
@@ -95,7 +95,7 @@ def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limi
 
     for _ in range(cores or os.cpu_count() or 1):
         start_next(time_limit)
-    deadline = None if time_limit is None else began + time_limit + GRACE_SECONDS
+    deadline = deadline_of(began, time_limit)
     finished: list[Result] = []
     try:
         while pending:

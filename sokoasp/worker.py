@@ -150,10 +150,10 @@ def solve_isolated(
 ) -> Result:
     """Solve in a child process; grounding that outlives the limit is killed."""
     worker = start_worker(level, config, time_limit, memory_mb, progress)
-    result = worker.wait_until(deadline_of(worker, time_limit))
+    result = worker.wait_until(deadline_of(worker.began, time_limit))
     return result if result is not None else worker.timed_out(time_limit)
 
 
-def deadline_of(worker: Worker, time_limit: float | None) -> float | None:
-    """When a worker that has not answered is killed (a perf_counter time)."""
-    return None if time_limit is None else worker.began + time_limit + GRACE_SECONDS
+def deadline_of(began: float, time_limit: float | None) -> float | None:
+    """When a run that began at ``began`` (a perf_counter time) and has not answered is killed."""
+    return None if time_limit is None else began + time_limit + GRACE_SECONDS
