@@ -309,7 +309,8 @@ def list_strategies() -> None:
 @cli.command(name="portfolio")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
               help="Show the members as they race under this limit: beyond 60 s the member with a goal room and "
-                   "stages gives them a larger share (default: no limit).")
+                   "stages gives them a larger share, and the first member runs stages before its loop "
+                   "(default: no limit).")
 def list_portfolio(time_limit: float | None) -> None:
     """List the configurations `solve --portfolio` races, one per core.
 
