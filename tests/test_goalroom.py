@@ -16,6 +16,7 @@ from sokoasp.goalroom import GoalRoom, closable_rooms, closing, find_goal_room, 
 from sokoasp.level import DIRECTIONS, Level, add
 from sokoasp.search import player_region, region_from
 from sokoasp.simulator import replay
+from sokoasp.staged import StagedOutcome
 from sokoasp.xsb import write_level
 
 # Levels from David W. Skinner's Microban (1-based numbers in the collection).
@@ -243,6 +244,31 @@ def test_a_failed_goal_room_phase_leaves_the_level_outcome_intact(monkeypatch: p
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(BEND)
     assert result.stats["goal_room"].startswith("no plan for the level with macros")
     assert "proven unsolvable" in result.stats["goal_room"]
+
+
+def test_the_level_with_macros_gets_forward_stages_and_the_level_itself_all_its_families(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    level = level_of(BEND)
+    room = find_goal_room(level)
+    assert room is not None
+    families: list[tuple[Level, tuple[str, ...]]] = []
+
+    def no_plan(staged_level: Level, config: SolveConfig, *_: object) -> StagedOutcome:
+        families.append((staged_level, config.stage_families))
+        return StagedOutcome(None)
+
+    monkeypatch.setattr(driver, "solve_staged", no_plan)
+    config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=1, staged=5,
+                         stage_encoding="push-macro+pull-route", goal_room=5)
+    result = solve(level, config)
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON, result.message
+    assert families == [(room.level, ("push-macro",)), (level, ("push-macro", "pull-route"))]
+
+
+def test_a_level_with_macros_keeps_backward_stages_when_they_are_all_it_has() -> None:
+    config = SolveConfig(encoding="push-macro", staged=5, stage_encoding="pull-route", goal_room=5)
+    assert driver.room_config(config, 3).stage_families == ("pull-route",)
+    assert driver.room_config(config, 3).time_limit == 3 and driver.room_config(config, 3).goal_room is None
 
 
 def test_goal_room_is_refused_with_the_portfolio(tmp_path: Path) -> None:

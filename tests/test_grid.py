@@ -263,7 +263,10 @@ def test_notebook_runs_on_a_tiny_grid(tmp_path: Path, monkeypatch: pytest.Monkey
     assert (tmp_path / "out" / "cactus.png").exists() and (tmp_path / "out" / "heatmap.svg").exists()
 
 
-GRID_FILES = sorted(p.stem for p in (ROOT / "generators").glob("*.toml") if "\nencodings =" in p.read_text())
+# Grids on the levels with macros of a collection, which generators/goal_room_levels.py writes.
+ROOM_GRIDS = {"microban-rooms-stages": "microban_i", "xsokoban-rooms-stages": "xsokoban_90"}
+GRID_FILES = sorted(p.stem for p in (ROOT / "generators").glob("*.toml")
+                    if "\nencodings =" in p.read_text() and p.stem not in ROOM_GRIDS)
 
 
 @pytest.mark.parametrize("name", GRID_FILES)
@@ -273,6 +276,23 @@ def test_shipped_grid_files_declare_runs(name: str) -> None:
         pytest.skip("the benchmark grids read ../shared/levels, which is not next to this checkout")
     runs, _ = read_spec(path).runs()
     assert runs and all(run.time_limit > 0 for run in runs)
+
+
+@pytest.mark.parametrize("name", sorted(ROOM_GRIDS))
+def test_grids_on_levels_with_macros_run_each_level_the_script_writes_in_both_stage_directions(
+        name: str, tmp_path: Path) -> None:
+    source = ROOT.parent / "shared" / "levels" / f"{ROOM_GRIDS[name]}.sok"
+    if not source.is_file():
+        pytest.skip("the benchmark grids read ../shared/levels, which is not next to this checkout")
+    written = tmp_path / f"{ROOM_GRIDS[name]}_rooms.sok"
+    subprocess.run([sys.executable, str(ROOT / "generators" / "goal_room_levels.py"), str(source), str(written)],
+                   check=True)
+    grid = tmp_path / f"{name}.toml"
+    grid.write_text((ROOT / "generators" / f"{name}.toml").read_text())
+    runs, _ = read_spec(grid).runs()
+    levels = written.read_text().count(" with macros\n")
+    assert levels > 0 and len(runs) == 2 * levels
+    assert len({run.configuration for run in runs}) == 2  # forward stages alone, and stages in turn
 
 
 def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> None:
