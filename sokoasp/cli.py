@@ -86,7 +86,8 @@ def cli() -> None:
 @click.option("--goal-room", type=click.FloatRange(min=0.01), metavar="SECONDS",
               help="Levels whose goals all lie in a room with one entrance and no box inside: first spend up to "
               "SECONDS on the level with that room packed by goal macros (each box pushed in goes straight to its "
-              "goal, in a packing order found backwards; Rolling Stone, YASS), then the rest on the level itself. "
+              "goal, in a packing order found backwards; Rolling Stone, YASS; its stages run forwards only), then "
+              "the rest on the level itself. "
               "May lose solutions, never optimal; other levels skip this phase.")
 @click.option("--interleave", type=click.IntRange(1), default=1, show_default=True, metavar="N",
               help="Jump families (push-jump, push-macro, push-macro-parallel, push-route, pull-route): ask N "
