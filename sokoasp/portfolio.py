@@ -8,10 +8,11 @@ and the twelve 9x8 thesis-like boards with the same configurations. With two cor
 two race: push-macro asked for 3x the lower bound first (a plan at a long horizon is often
 found sooner than short horizons are refuted), after a probe of the bound itself for a tenth of
 the time (which solves Microban 144, a plan right at its bound), and a member that first
-spends 10 s on the level with its goal room packed by goal macros where it has one (its stages forwards only)
-(sokoasp.goalroom, may lose solutions: the first member races on the level itself), then 10 s on
-stages (dead and freeze forwards, dead backwards; one more box on a goal per stage takes
-XSokoban levels that no horizon loop reaches in 300 s), forwards in push-macro and backwards in
+spends 10 s on the level with its goal room packed by goal macros where it has one, its stages
+forwards only (sokoasp.goalroom, may lose solutions: the first member races on the level
+itself), then 10 s on stages (dead and freeze forwards, dead backwards; one more box on a
+goal per stage takes XSokoban levels that no horizon loop reaches in 300 s), forwards in
+push-macro and backwards in
 pull-route in turn (generators/microban-60-stage-directions.toml), and then asks push-macro for
 5x its bound. The tail was pull-route from 3x (the reverse search solved Microban 98, 99 and
 138, which no push-macro configuration did), until the goal rooms took those three in under a
