@@ -12,8 +12,8 @@ spends 10 s on the level with its goal room packed by goal macros where it has o
 forwards only (sokoasp.goalroom, may lose solutions: the first member races on the level
 itself), then 10 s on stages (dead and freeze forwards, dead backwards; one more box on a
 goal per stage takes XSokoban levels that no horizon loop reaches in 300 s), forwards in
-push-macro and backwards in
-pull-route in turn (generators/microban-60-stage-directions.toml), and then asks push-macro for
+push-macro and backwards in pull-route in turn
+(generators/microban-60-stage-directions.toml), and then asks push-macro for
 5x its bound. The tail was pull-route from 3x (the reverse search solved Microban 98, 99 and
 138, which no push-macro configuration did), until the goal rooms took those three in under a
 second: on Microban's 25 hardest levels (generators/microban-60-member-2-tail.toml) push-macro
