@@ -22,6 +22,8 @@ from .loading import load_all, load_level
 from .pddl import DOMAIN
 from .pddl import problem as pddl_problem
 from .portfolio import members_for, race
+from .prove import prove as prove_plan
+from .prove import time_left
 from .record import entries_from_runs, merge, read_record, write_record
 from .result import Result
 from .show.command import show
@@ -97,6 +99,9 @@ def cli() -> None:
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="Extra clingo option, e.g. --clingo-arg=--configuration=crafty.")
 @click.option("--portfolio", is_flag=True, help="Race the portfolio's configurations on the cores and keep the "
               "first validated plan (see `sokoasp portfolio`); --encoding/--strategy are then not used.")
+@click.option("--prove", is_flag=True, help="With --portfolio: spend the time left after the first plan on the "
+              "push family's horizon loop up to one push fewer, which proves the plan push-optimal or finds a "
+              "shorter plan that is (times: first_plan is when the first plan came).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--verbose", "-v", is_flag=True, help="Show each horizon as it is tried (on stderr).")
 def solve_command(
@@ -116,6 +121,7 @@ def solve_command(
     goal_room: float | None,
     clingo_args: tuple[str, ...],
     portfolio: bool,
+    prove: bool,
     as_json: bool,
     verbose: bool,
 ) -> None:
@@ -147,6 +153,8 @@ def solve_command(
       sokoasp solve -e push-macro -s dead -s freeze --goal-room 150 --staged 300 --time-limit 300 LEVEL
                                                          (a goal room: boxes go in by goal macros)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
+      sokoasp solve --portfolio --prove --time-limit 60 -l 59 ../shared/levels/microban_i.sok
+                                                         (then prove the plan push-optimal)
     """
     loaded = load_level(level_file, which)
     config = SolveConfig(
@@ -164,12 +172,17 @@ def solve_command(
     )
     if portfolio and (strategies or staged or stage_encoding or goal_room):
         raise InputError("--portfolio chooses its own strategies and staging: drop --strategy, --staged and --goal-room")
+    if prove and not portfolio:
+        raise InputError("--prove proves the portfolio's plan push-optimal: give --portfolio too "
+                         "(for a push-optimal plan alone: -e push -s dead -s freeze -s bound)")
     if stage_encoding and not staged:
         raise InputError("--stage-encoding names the family of the stages: give --staged SECONDS too")
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if portfolio:
             result = race(loaded.level, time_limit=time_limit, memory_mb=memory_limit)
+            if prove:
+                result = prove_plan(loaded.level, result, time_left(result, time_limit), memory_limit)
         elif time_limit is not None or memory_limit is not None:
             result = solve_isolated(loaded.level, config, time_limit, memory_limit, progress)
         else:
@@ -197,7 +210,7 @@ def render(source: str, title: str, result: Result) -> str:
     times = result.times
     lines.append("times:      " + "   ".join(f"{k} {v:.3f} s" for k, v in times.items()))
     stats = dict(result.stats)
-    for phase in ("goal_room", "staged"):
+    for phase in ("goal_room", "staged", "proof"):
         if phase in stats:
             lines.append(f"{phase.replace('_', ' ') + ':':<12}{stats.pop(phase)}")
     if stats:

@@ -165,6 +165,19 @@ def test_portfolio_is_a_grid_configuration_with_validated_plans(tmp_path: Path) 
         assert row["configuration"] == "portfolio" and row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem])
 
 
+def test_a_proved_portfolio_is_a_grid_configuration_with_push_optimal_plans(tmp_path: Path) -> None:
+    from oracle import bfs_pushes
+
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["portfolio", "portfolio-prove"], [()], [()], 30, None, 60)
+    runs, _ = spec.runs()
+    assert len({run.key for run in runs}) == len(runs) == 2 * len(spec.instances)
+    database = tmp_path / "r.sqlite"
+    assert run_grid(spec, database, workers=1, show_progress=False, note=lambda _: None).solved == len(runs)
+    proved = [row for row in rows_of(database) if row["configuration"] == "portfolio-prove"]
+    for row in proved:
+        assert row["optimal_for"] == "pushes" and row["pushes"] == bfs_pushes(HAND_MADE[Path(row["instance"]).stem])
+
+
 def test_a_portfolio_with_other_members_is_a_new_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A grid database must not call a changed portfolio's runs done."""
     import sokoasp.portfolio

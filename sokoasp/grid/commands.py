@@ -14,7 +14,7 @@ from .examples import example_images
 from .plots import cactus, heatmap, scatter
 from .report import csv_table, markdown_table, ratio_table
 from .run import run_grid
-from .spec import PORTFOLIO, GridSpec, build_spec, load_instances, read_spec
+from .spec import PORTFOLIOS, GridSpec, build_spec, load_instances, read_spec
 from .store import read_rows
 
 
@@ -54,9 +54,9 @@ def grid() -> None:
               help="Results database (created if missing; finished runs are skipped).")
 @click.option("--instance", "-i", "instances", multiple=True, type=click.Path(path_type=Path),
               help="Without GRID_FILE: a level file, collection or folder (repeatable).")
-@click.option("--encoding", "-e", "encodings", multiple=True, type=click.Choice([*ENCODINGS, PORTFOLIO]),
-              help="Without GRID_FILE: an encoding (repeatable); 'portfolio' races `solve --portfolio` "
-                   "(use --workers 1).")
+@click.option("--encoding", "-e", "encodings", multiple=True, type=click.Choice([*ENCODINGS, *PORTFOLIOS]),
+              help="Without GRID_FILE: an encoding (repeatable); 'portfolio' races `solve --portfolio`, "
+                   "'portfolio-prove' runs `solve --portfolio --prove` (use --workers 1 for both).")
 @click.option("--strategies", "-s", "strategy_sets", multiple=True,
               help="Without GRID_FILE: a strategy set, comma-separated, 'none' for none (repeatable).")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True)

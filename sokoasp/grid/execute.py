@@ -11,9 +11,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from ..driver import SolveConfig, solve
 from ..errors import InputError, Interrupted
 from ..portfolio import race
+from ..prove import prove, time_left
 from ..result import Result, Status
 from ..worker import solve_isolated
-from .spec import PORTFOLIO, Run
+from .spec import PORTFOLIO, PORTFOLIOS, Run
 
 
 def config_of(run: Run) -> SolveConfig:
@@ -26,10 +27,13 @@ def config_of(run: Run) -> SolveConfig:
 def run_one(run: Run) -> Result:
     """One run with its limits. In a daemonic process (a Dask worker) no child can be forked:
     there the time limit is soft (solving is interrupted, grounding is not)."""
-    if run.encoding == PORTFOLIO:
+    if run.encoding in PORTFOLIOS:
         if mp.current_process().daemon:
             raise InputError("portfolio runs start their own solver processes: use the local executor")
-        return race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
+        first = race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
+        if run.encoding == PORTFOLIO:
+            return first
+        return prove(run.instance.level, first, time_left(first, run.time_limit), run.memory_limit)
     if mp.current_process().daemon:
         soft = SolveConfig(**{**config_of(run).__dict__, "time_limit": run.time_limit})
         return solve(run.instance.level, soft)

@@ -20,7 +20,8 @@ Example ``grid.toml``::
 
 A strategy set is run only with the encodings it supports (others are skipped, and said so).
 The pseudo-encoding ``portfolio`` runs ``solve --portfolio`` (its members race on the cores;
-no strategy set, no clingo options): run such a grid with one worker.
+no strategy set, no clingo options), and ``portfolio-prove`` runs ``solve --portfolio
+--prove`` (then the time left proves the plan push-optimal): run such a grid with one worker.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", 
 INSTANCE_KEYS = {"path", "class", "levels"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
+PROVED_PORTFOLIO = "portfolio-prove"  # ... and then spends the time left proving its plan push-optimal (sokoasp.prove)
+PORTFOLIOS = (PORTFOLIO, PROVED_PORTFOLIO)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ class Run:
             parts.append(f"stage_encoding={self.stage_encoding}")
         if self.goal_room:
             parts.append(f"goal_room={self.goal_room:g}")
-        if self.encoding == PORTFOLIO:  # new members make a new configuration, never a stale "done"
+        if self.encoding in PORTFOLIOS:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.members_for(self.time_limit)))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
 
@@ -127,10 +130,10 @@ class GridSpec:
                                    self.staged, self.interleave, self.stage_encodings, self.goal_room)
         for encoding, strategies, options, factor, staged, interleave, stages, room in matrix:
             stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
-            if encoding == PORTFOLIO and (strategies or options or factor != 1 or staged or interleave != 1 or room):
+            if encoding in PORTFOLIOS and (strategies or options or factor != 1 or staged or interleave != 1 or room):
                 chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else
                                                             f"staged {staged:g} s" if staged else f"goal room {room:g} s")
-                skipped.append(f"{PORTFOLIO} with {chosen}: the portfolio chooses its own")
+                skipped.append(f"{encoding} with {chosen}: the portfolio chooses its own")
                 continue
             if staged and not stages and not can_stage(ENCODINGS[encoding]):
                 skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
@@ -257,8 +260,8 @@ def build_spec(
     if not instances:
         raise InputError("the grid has no instances", source)
     for name in encodings:
-        if name not in ENCODINGS and name != PORTFOLIO:
-            raise InputError(f"unknown encoding {name!r} (known: {', '.join(ENCODINGS)}, {PORTFOLIO})", source)
+        if name not in ENCODINGS and name not in PORTFOLIOS:
+            raise InputError(f"unknown encoding {name!r} (known: {', '.join([*ENCODINGS, *PORTFOLIOS])})", source)
     for strategies in strategy_sets:
         for name in strategies:
             if name not in STRATEGIES:

@@ -1,0 +1,73 @@
+"""After the portfolio's first plan: prove it push-optimal, or find a shorter plan that is.
+
+The portfolio's members are satisficing (they start above the lower bound, or plan in stages),
+so its first plan is seldom proven optimal. With ``--prove`` the rest of the time goes to the
+push family's horizon loop (one push per step; dead, freeze and bound keep every optimal plan),
+from the proven lower bound up to one push fewer than the plan has:
+
+- a plan it finds is push-optimal (every shorter horizon refuted) and replaces the first;
+- if it refutes every horizon up to that cap, the first plan is push-optimal;
+- otherwise the first plan stays, not proven optimal, and the result says how far the proof got.
+
+The loop runs in a child process with the time and memory left (``worker.solve_isolated``);
+its plans are replayed by the simulator (``driver.validate``) like every other.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from .analysis import push_lower_bound
+from .level import Level
+from .result import Result, Status
+from .session import SolveConfig
+from .worker import solve_isolated
+
+PROVER = SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"))
+
+
+def prove(level: Level, first: Result, seconds: float | None, memory_mb: int | None) -> Result:
+    """``first`` (a solved result) proven push-optimal, or replaced by a shorter plan that is,
+    or with a note on how far a proof got in ``seconds``. Other results are returned as they are."""
+    if not first.status.solved or first.pushes is None or first.optimal_for == "pushes":
+        return first
+    if first.pushes == 0:
+        return noted(proven(first, "the level is solved already"), "", 0.0)
+    if first.pushes <= push_lower_bound(level):
+        why = f"its {first.pushes} pushes meet the lower bound (the cheapest box-goal matching)"
+        return noted(proven(first, why), "", 0.0)
+    if seconds is not None and seconds <= 0:
+        return noted(first, "not proven push-optimal: no time left for the proof", 0.0)
+    began = time.perf_counter()
+    proof = solve_isolated(level, replace(PROVER, max_horizon=first.pushes - 1), seconds, memory_mb)
+    spent = time.perf_counter() - began
+    if proof.status is Status.SOLVED_OPTIMAL and proof.optimal_for == "pushes":
+        proof.config = first.config
+        note = f"a shorter plan is push-optimal: {proof.pushes} pushes, the first plan had {first.pushes}"
+        return noted(proof, note, spent, first)
+    if proof.status is Status.NO_PLAN_UP_TO_HORIZON and proof.horizon is not None and proof.horizon >= first.pushes - 1:
+        return noted(proven(first, f"no plan has fewer than its {first.pushes} pushes"), "", spent)
+    how_far = f"{proof.status.value}" + (f", {proof.message}" if proof.message else "")
+    return noted(first, f"not proven push-optimal: {how_far} (the plan has {first.pushes} pushes)", spent)
+
+
+def proven(result: Result, why: str) -> Result:
+    result.status, result.optimal_for = Status.SOLVED_OPTIMAL, "pushes"
+    result.stats = {**result.stats, "proof": f"push-optimal: {why}"}
+    return result
+
+
+def noted(result: Result, note: str, spent: float, first: Result | None = None) -> Result:
+    """``result`` with the proof's note and times: the first plan's time, and the total with the proof."""
+    first = first or result
+    first_plan = first.times.get("total", 0.0)
+    if note:
+        result.stats = {**result.stats, "proof": note}
+    result.times = {**result.times, "first_plan": first_plan, "total": round(first_plan + spent, 4)}
+    return result
+
+
+def time_left(first: Result, time_limit: float | None) -> float | None:
+    """What the run's ``time_limit`` leaves after the first result."""
+    return None if time_limit is None else time_limit - first.times.get("total", 0.0)
