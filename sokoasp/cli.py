@@ -22,8 +22,7 @@ from .loading import load_all, load_level
 from .pddl import DOMAIN
 from .pddl import problem as pddl_problem
 from .portfolio import members_for, race
-from .prove import prove as prove_plan
-from .prove import time_left
+from .prove import race_and_prove
 from .record import entries_from_runs, merge, read_record, write_record
 from .result import Result
 from .show.command import show
@@ -180,9 +179,8 @@ def solve_command(
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if portfolio:
-            result = race(loaded.level, time_limit=time_limit, memory_mb=memory_limit)
-            if prove:
-                result = prove_plan(loaded.level, result, time_left(result, time_limit), memory_limit)
+            run_race = race_and_prove if prove else race
+            result = run_race(loaded.level, time_limit=time_limit, memory_mb=memory_limit)
         elif time_limit is not None or memory_limit is not None:
             result = solve_isolated(loaded.level, config, time_limit, memory_limit, progress)
         else:

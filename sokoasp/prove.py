@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from .analysis import push_lower_bound
 from .level import Level
+from .portfolio import race
 from .result import Result, Status
 from .session import SolveConfig
 from .worker import solve_isolated
@@ -68,6 +69,8 @@ def noted(result: Result, note: str, spent: float, first: Result | None = None) 
     return result
 
 
-def time_left(first: Result, time_limit: float | None) -> float | None:
-    """What the run's ``time_limit`` leaves after the first result."""
-    return None if time_limit is None else time_limit - first.times.get("total", 0.0)
+def race_and_prove(level: Level, time_limit: float | None, memory_mb: int | None) -> Result:
+    """``solve --portfolio --prove``: the portfolio's race, then ``prove`` in the time left."""
+    first = race(level, time_limit=time_limit, memory_mb=memory_mb)
+    left = None if time_limit is None else time_limit - first.times.get("total", 0.0)
+    return prove(level, first, left, memory_mb)

@@ -11,7 +11,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from ..driver import SolveConfig, solve
 from ..errors import InputError, Interrupted
 from ..portfolio import race
-from ..prove import prove, time_left
+from ..prove import race_and_prove
 from ..result import Result, Status
 from ..worker import solve_isolated
 from .spec import PORTFOLIO, PORTFOLIOS, Run
@@ -30,10 +30,8 @@ def run_one(run: Run) -> Result:
     if run.encoding in PORTFOLIOS:
         if mp.current_process().daemon:
             raise InputError("portfolio runs start their own solver processes: use the local executor")
-        first = race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
-        if run.encoding == PORTFOLIO:
-            return first
-        return prove(run.instance.level, first, time_left(first, run.time_limit), run.memory_limit)
+        run_race = race if run.encoding == PORTFOLIO else race_and_prove
+        return run_race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
     if mp.current_process().daemon:
         soft = SolveConfig(**{**config_of(run).__dict__, "time_limit": run.time_limit})
         return solve(run.instance.level, soft)
