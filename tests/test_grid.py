@@ -176,6 +176,7 @@ def test_a_proved_portfolio_is_a_grid_configuration_with_push_optimal_plans(tmp_
     proved = [row for row in rows_of(database) if row["configuration"] == "portfolio-prove"]
     for row in proved:
         assert row["optimal_for"] == "pushes" and row["pushes"] == bfs_pushes(HAND_MADE[Path(row["instance"]).stem])
+        assert 0 <= json.loads(row["stats"])["first_plan_seconds"] <= row["total_time"]
 
 
 def test_a_portfolio_with_other_members_is_a_new_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

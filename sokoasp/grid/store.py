@@ -57,6 +57,7 @@ class Store:
 
     def record(self, run: Run, result: Result) -> None:
         times = result.times
+        first_plan = {"first_plan_seconds": times["first_plan"]} if "first_plan" in times else {}  # --prove runs
         row = {
             "key": run.key,
             "instance": run.instance.name,
@@ -80,7 +81,7 @@ class Store:
             "solve_time": times.get("solve"),
             "total_time": times.get("total"),
             "peak_memory_mb": result.stats.get("peak_memory_mb"),
-            "stats": json.dumps(result.stats),
+            "stats": json.dumps(result.stats | first_plan),
             "config": json.dumps(result.config),
             "message": result.message,
             "finished_at": time.time(),
