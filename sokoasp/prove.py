@@ -31,8 +31,10 @@ PROVER = SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"))
 def prove(level: Level, first: Result, seconds: float | None, memory_mb: int | None) -> Result:
     """``first`` (a solved result) proven push-optimal, or replaced by a shorter plan that is,
     or with a note on how far a proof got in ``seconds``. Other results are returned as they are."""
-    if not first.status.solved or first.pushes is None or first.optimal_for == "pushes":
+    if not first.status.solved or first.pushes is None:
         return first
+    if first.optimal_for == "pushes":
+        return noted(first, "push-optimal: proven by the member that found it", 0.0)
     if first.pushes == 0:
         return noted(proven(first, "the level is solved already"), "", 0.0)
     if first.pushes <= push_lower_bound(level):
