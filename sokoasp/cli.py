@@ -300,12 +300,13 @@ def plans_command(level_file: Path, record: Path, databases: tuple[Path, ...]) -
                 click.echo(f"{database}: no solved run of a level of {level_file.name}")
             entries, taken = merge(entries, found)
             for entry in taken:
-                click.echo(f"level {entry.level}: {entry.pushes} pushes, {entry.moves} moves "
-                           f"({entry.configuration}, {entry.seconds:.1f} s, {database.name})")
+                click.echo(f"level {entry.level}: {entry.pushes} pushes{' (proven fewest)' * entry.proven}, "
+                           f"{entry.moves} moves ({entry.configuration}, {entry.seconds:.1f} s, {database.name})")
         write_record(record, entries)
     numbers = ", ".join(str(number) for number in sorted(entries))
+    proven = sum(entry.proven for entry in entries.values())
     click.echo(f"{record}: {len(entries)} of {len(levels)} levels of {level_file.name} have a replayed plan"
-               + (f": {numbers}" if numbers else ""))
+               + (f", {proven} proven push-optimal" if proven else "") + (f": {numbers}" if numbers else ""))
 
 
 @cli.command(name="strategies")

@@ -1,6 +1,7 @@
 """A record of validated plans for a level collection (``sokoasp plans``): a CSV file with one
 row per level, the plan with the fewest pushes (then moves) that any run found, where it came
-from, and how long that run took.
+from, how long that run took, and whether a run proved that many pushes the fewest possible
+(``proven``: a claim with its provenance, which reading a record cannot check again).
 
 Grids keep their plans in databases that stay on the machine that ran them; a record is a
 small text file that can be committed, cited and checked. Every plan is replayed by the
@@ -11,7 +12,7 @@ levels a record holds plans for is a count anyone can check again.
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,9 @@ from .grid.spec import digest
 from .level import Level
 from .simulator import count_pushes, replay
 
-FIELDS = ("level", "title", "pushes", "moves", "configuration", "seconds", "plan")
+FIELDS = ("level", "title", "pushes", "moves", "proven", "configuration", "seconds", "plan")
+OPTIONAL = {"proven"}  # records written before the column have none
+PROVEN = "push-optimal"
 
 
 @dataclass(frozen=True)
@@ -34,16 +37,19 @@ class Entry:
     configuration: str
     seconds: float
     plan: str
+    proven: bool = False  # some run proved that no plan has fewer pushes
 
     def better_than(self, other: Entry | None) -> bool:
         return other is None or (self.pushes, self.moves) < (other.pushes, other.moves)
 
     def row(self) -> dict[str, str]:
         return {"level": str(self.level), "title": self.title, "pushes": str(self.pushes), "moves": str(self.moves),
-                "configuration": self.configuration, "seconds": f"{self.seconds:.2f}", "plan": self.plan}
+                "proven": PROVEN if self.proven else "", "configuration": self.configuration,
+                "seconds": f"{self.seconds:.2f}", "plan": self.plan}
 
 
-def checked_entry(levels: list[Level], number: int, plan: str, configuration: str, seconds: float) -> Entry:
+def checked_entry(levels: list[Level], number: int, plan: str, configuration: str, seconds: float,
+                  proven: bool = False) -> Entry:
     """An entry for level ``number`` whose plan solves it, or ValueError saying why not."""
     if not 1 <= number <= len(levels):
         raise ValueError(f"level {number} is not in the collection (1..{len(levels)})")
@@ -51,7 +57,7 @@ def checked_entry(levels: list[Level], number: int, plan: str, configuration: st
     outcome = replay(level, plan)
     if not outcome.ok:
         raise ValueError(f"the plan of level {number} fails replay: {outcome.problem}")
-    return Entry(number, level.title, count_pushes(plan), len(plan), configuration, seconds, plan)
+    return Entry(number, level.title, count_pushes(plan), len(plan), configuration, seconds, plan, proven)
 
 
 def read_record(path: Path, levels: list[Level]) -> dict[int, Entry]:
@@ -60,7 +66,7 @@ def read_record(path: Path, levels: list[Level]) -> dict[int, Entry]:
     try:
         with path.open(newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle)
-            missing = [name for name in FIELDS if name not in (reader.fieldnames or [])]
+            missing = [name for name in FIELDS if name not in (reader.fieldnames or []) and name not in OPTIONAL]
             if missing:
                 raise InputError(f"not a plan record: no column {', '.join(missing)} (columns: {', '.join(FIELDS)})",
                                  source, 1)
@@ -73,12 +79,14 @@ def entries_of(reader: csv.DictReader[str], levels: list[Level], source: str) ->
     entries: dict[int, Entry] = {}
     for row in reader:
         line = reader.line_num
-        if any(row.get(name) is None for name in FIELDS) or None in row:
-            raise InputError(f"expected {len(FIELDS)} fields ({', '.join(FIELDS)})", source, line)
+        if any(row.get(name) is None for name in FIELDS if name not in OPTIONAL) or None in row:
+            names = reader.fieldnames or FIELDS
+            raise InputError(f"expected {len(names)} fields ({', '.join(names)})", source, line)
         try:
             if not row["level"].isdigit():
                 raise ValueError(f"level: {row['level']!r} is not a level number")
-            entry = checked_entry(levels, int(row["level"]), row["plan"], row["configuration"], seconds(row))
+            entry = checked_entry(levels, int(row["level"]), row["plan"], row["configuration"], seconds(row),
+                                  proven(row))
         except ValueError as error:
             raise InputError(str(error), source, line) from None
         if (str(entry.pushes), str(entry.moves)) != (row["pushes"], row["moves"]):
@@ -88,6 +96,13 @@ def entries_of(reader: csv.DictReader[str], levels: list[Level], source: str) ->
             raise InputError(f"level {entry.level} has a row already", source, line)
         entries[entry.level] = entry
     return entries
+
+
+def proven(row: dict[str, str]) -> bool:
+    value = row.get("proven") or ""
+    if value not in ("", PROVEN):
+        raise ValueError(f"proven: {value!r} is neither empty nor {PROVEN!r}")
+    return value == PROVEN
 
 
 def seconds(row: dict[str, str]) -> float:
@@ -111,7 +126,8 @@ def write_record(path: Path, entries: dict[int, Entry]) -> None:
 
 def entries_from_runs(rows: list[dict[str, Any]], levels: list[Level], source: str) -> dict[int, Entry]:
     """The best solved run of each level among a grid database's rows (matched by the
-    level's digest, wherever the level file was when the grid ran), its plan replayed."""
+    level's digest, wherever the level file was when the grid ran), its plan replayed; proven
+    when a run proved its pushes the fewest."""
     numbers = {digest(level): number for number, level in enumerate(levels, start=1)}
     best: dict[int, Entry] = {}
     for row in rows:
@@ -119,20 +135,33 @@ def entries_from_runs(rows: list[dict[str, Any]], levels: list[Level], source: s
         if number is None or not row["solved"] or not row["plan"]:
             continue
         try:
-            entry = checked_entry(levels, number, row["plan"], row["configuration"], float(row["total_time"] or 0))
+            entry = checked_entry(levels, number, row["plan"], row["configuration"], float(row["total_time"] or 0),
+                                  row["optimal_for"] == "pushes")
         except ValueError as error:
             raise InputError(f"run {row['key']} ({row['instance']}): {error}", source) from None
-        if entry.better_than(best.get(number)):
-            best[number] = entry
+        best[number] = better(best.get(number), entry)
     return best
 
 
+def better(old: Entry | None, new: Entry) -> Entry:
+    """The better of two entries for a level: fewer pushes, then fewer moves; proven if either
+    proved its (equal) pushes the fewest."""
+    if old is None or new.better_than(old):
+        kept, other = new, old
+    else:
+        kept, other = old, new
+    if other is not None and other.proven and other.pushes == kept.pushes and not kept.proven:
+        return replace(kept, proven=True)
+    return kept
+
+
 def merge(old: dict[int, Entry], new: dict[int, Entry]) -> tuple[dict[int, Entry], list[Entry]]:
-    """The record with each new entry that beats the old one (or is the first for its level),
-    and the entries that went in."""
+    """The record with each new entry that beats the old one (or is the first for its level, or
+    proves the old one's pushes the fewest), and the entries that changed."""
     merged, taken = dict(old), []
     for number, entry in sorted(new.items()):
-        if entry.better_than(merged.get(number)):
-            merged[number] = entry
-            taken.append(entry)
+        kept = better(merged.get(number), entry)
+        if kept != merged.get(number):
+            merged[number] = kept
+            taken.append(kept)
     return merged, taken

@@ -14,7 +14,7 @@ from test_cli import run
 
 from sokoasp.grid.run import run_grid
 from sokoasp.grid.spec import build_spec, load_instances
-from sokoasp.record import checked_entry, merge, read_record
+from sokoasp.record import checked_entry, merge, read_record, write_record
 from sokoasp.xsb import read_levels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,10 +46,10 @@ def test_a_record_from_a_grid_database_holds_each_levels_push_optimal_plan(tmp_p
     record = tmp_path / "record.csv"
     code, out = run("plans", str(levels), str(record), "--db", str(database))
     assert code == 0, out
-    assert f"4 of 4 levels of {levels.name} have a replayed plan: 1, 2, 3, 4" in out
+    assert f"4 of 4 levels of {levels.name} have a replayed plan, 4 proven push-optimal: 1, 2, 3, 4" in out
     rows = rows_of(record)
     assert [int(row["pushes"]) for row in rows] == [bfs_pushes(HAND_MADE[name]) for name in NAMES]
-    assert all(row["configuration"] == "push" for row in rows)
+    assert all(row["configuration"] == "push" and row["proven"] == "push-optimal" for row in rows)
     code, again = run("plans", str(levels), str(record))  # reading alone replays and counts
     assert code == 0 and "4 of 4 levels" in again
     other = tmp_path / "other.sok"
@@ -84,6 +84,8 @@ def test_a_row_whose_plan_fails_replay_is_an_input_error_naming_its_line(tmp_pat
     ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1\n", ":2: expected 7 fields"),
     ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R,extra\n", ":2: expected 7 fields"),
     ("level,title,pushes,moves,configuration,seconds,plan\none,t,1,1,push,0.1,R\n", ":2: level: 'one' is not a level number"),
+    ("level,title,pushes,moves,proven,configuration,seconds,plan\n1,t,1,1,yes,push,0.1,R\n",
+     ":2: proven: 'yes' is neither empty nor 'push-optimal'"),
 ])
 def test_bad_records_are_input_errors(tmp_path: Path, text: str, problem: str) -> None:
     record = tmp_path / "record.csv"
@@ -114,6 +116,29 @@ def test_merging_keeps_the_plan_with_fewer_pushes_then_fewer_moves() -> None:
     fewer_moves = replace(short, pushes=3, moves=3)  # more pushes, fewer moves (merge compares, never replays)
     merged, taken = merge({1: fewer_moves}, {1: detour})
     assert merged[1] is detour and taken == [detour]
+
+
+def test_a_record_without_the_proven_column_reads_and_is_written_with_it(tmp_path: Path) -> None:
+    record = tmp_path / "record.csv"
+    record.write_text("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R\n")
+    levels = read_levels(collection(tmp_path).read_text(), "<test>")
+    entries = read_record(record, levels)
+    assert not entries[1].proven
+    write_record(record, entries)
+    assert rows_of(record)[0]["proven"] == "" and read_record(record, levels) == entries
+
+
+def test_a_proof_marks_the_plan_with_as_many_pushes_and_never_a_longer_one() -> None:
+    levels = read_levels(HAND_MADE["both-ways"], "<test>")
+    short = checked_entry(levels, 1, "uLrR", "a", 1.0)
+    detour = checked_entry(levels, 1, "uLrlrR", "b", 1.0, proven=True)  # same pushes, more moves, proven
+    merged, taken = merge({1: short}, {1: detour})
+    assert merged[1] == replace(short, proven=True) and taken == [merged[1]]
+    merged, taken = merge({1: merged[1]}, {1: detour})  # nothing new the second time
+    assert taken == []
+    longer = replace(checked_entry(levels, 1, "uLrR", "c", 1.0, proven=True), pushes=3)  # merge never replays
+    merged, _ = merge({1: short}, {1: longer})
+    assert merged[1] is short and not merged[1].proven
 
 
 @pytest.mark.parametrize("record", sorted((ROOT / "instances" / "plans").glob("*.csv")), ids=lambda p: p.stem)
