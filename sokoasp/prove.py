@@ -46,7 +46,7 @@ def prove(level: Level, first: Result, seconds: float | None, memory_mb: int | N
     proof = solve_isolated(level, replace(PROVER, max_horizon=first.pushes - 1), seconds, memory_mb)
     spent = time.perf_counter() - began
     if proof.status is Status.SOLVED_OPTIMAL and proof.optimal_for == "pushes":
-        proof.config = first.config
+        proof.config = {**proof.config, "portfolio": first.config.get("portfolio", [])}  # the plan is the prover's
         note = f"a shorter plan is push-optimal: {proof.pushes} pushes, the first plan had {first.pushes}"
         return noted(proof, note, spent, first)
     if proof.status is Status.NO_PLAN_UP_TO_HORIZON and proof.horizon is not None and proof.horizon >= first.pushes - 1:

@@ -48,6 +48,7 @@ def test_a_longer_first_plan_gives_way_to_a_push_optimal_one() -> None:
     assert proved.pushes == optimum
     assert_replays(level, proved.plan)
     assert "a shorter plan is push-optimal" in proved.stats["proof"]
+    assert proved.config["encoding"] == "push" and proved.config["portfolio"] == first.config["portfolio"]
     assert proved.times["first_plan"] <= proved.times["total"]
 
 
