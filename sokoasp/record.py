@@ -145,11 +145,15 @@ def entries_from_runs(rows: list[dict[str, Any]], levels: list[Level], source: s
 
 def better(old: Entry | None, new: Entry) -> Entry:
     """The better of two entries for a level: fewer pushes, then fewer moves; proven if either
-    proved its (equal) pushes the fewest."""
+    proved its (equal) pushes the fewest. A replayed plan with fewer pushes than a proven one
+    means that proof was wrong: an input error, never a quiet record."""
     if old is None or new.better_than(old):
         kept, other = new, old
     else:
         kept, other = old, new
+    if other is not None and other.proven and kept.pushes < other.pushes:
+        raise InputError(f"level {kept.level}: a replayed plan has {kept.pushes} pushes, fewer than the "
+                         f"{other.pushes} that {other.configuration!r} proved the fewest: that proof is wrong")
     if other is not None and other.proven and other.pushes == kept.pushes and not kept.proven:
         return replace(kept, proven=True)
     return kept

@@ -12,6 +12,7 @@ from corpus import HAND_MADE
 from oracle import bfs_pushes
 from test_cli import run
 
+from sokoasp.errors import InputError
 from sokoasp.grid.run import run_grid
 from sokoasp.grid.spec import build_spec, load_instances
 from sokoasp.record import checked_entry, merge, read_record, write_record
@@ -128,7 +129,7 @@ def test_a_record_without_the_proven_column_reads_and_is_written_with_it(tmp_pat
     assert rows_of(record)[0]["proven"] == "" and read_record(record, levels) == entries
 
 
-def test_a_proof_marks_the_plan_with_as_many_pushes_and_never_a_longer_one() -> None:
+def test_a_proof_marks_the_plan_with_as_many_pushes_and_a_shorter_plan_refutes_it() -> None:
     levels = read_levels(HAND_MADE["both-ways"], "<test>")
     short = checked_entry(levels, 1, "uLrR", "a", 1.0)
     detour = checked_entry(levels, 1, "uLrlrR", "b", 1.0, proven=True)  # same pushes, more moves, proven
@@ -137,7 +138,9 @@ def test_a_proof_marks_the_plan_with_as_many_pushes_and_never_a_longer_one() -> 
     merged, taken = merge({1: merged[1]}, {1: detour})  # nothing new the second time
     assert taken == []
     longer = replace(checked_entry(levels, 1, "uLrR", "c", 1.0, proven=True), pushes=3)  # merge never replays
-    merged, _ = merge({1: short}, {1: longer})
+    with pytest.raises(InputError, match="fewer than the 3 that 'c' proved the fewest: that proof is wrong"):
+        merge({1: short}, {1: longer})
+    merged, _ = merge({1: short}, {1: replace(longer, proven=False)})
     assert merged[1] is short and not merged[1].proven
 
 
