@@ -4,6 +4,7 @@ proven, a proof out of time says so and keeps the plan, and only the portfolio t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from sokoasp import SolveConfig, Status
 from sokoasp.errors import ExitCode
 from sokoasp.loading import load_level
 from sokoasp.portfolio import race
-from sokoasp.prove import PROVER, prove
+from sokoasp.prove import PROVER, prove, prover
 from sokoasp.strategies import Soundness, soundness_of
 
 CORPUS = {**multi_box_corpus(6, seed=3), "two-boxes": HAND_MADE["two-boxes"], "turn-corner": HAND_MADE["turn-corner"]}
@@ -33,9 +34,11 @@ ROOM = """\
 DETOURS = SolveConfig(encoding="push-macro", min_horizon=6, max_horizon=30)  # six slides or more: six pushes or more
 
 
-def test_the_prover_keeps_every_optimal_plan() -> None:
+def test_the_prover_keeps_every_optimal_plan_and_asks_one_push_fewer_on_every_core() -> None:
     """A refutation by the prover proves something only if its strategies cut no optimal plan."""
     assert PROVER.encoding == "push" and soundness_of(PROVER.strategies) is Soundness.KEEPS_OPTIMAL
+    assert prover(20, cores=2) == replace(PROVER, max_horizon=19, clingo_args=("--parallel-mode=2",))
+    assert prover(20, cores=1).clingo_args == ()
 
 
 def test_a_longer_first_plan_gives_way_to_a_push_optimal_one() -> None:
