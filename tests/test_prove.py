@@ -21,7 +21,7 @@ from sokoasp.prove import PROVER, prove, prover
 from sokoasp.strategies import Soundness, soundness_of
 
 CORPUS = {**multi_box_corpus(6, seed=3), "two-boxes": HAND_MADE["two-boxes"], "turn-corner": HAND_MADE["turn-corner"]}
-# One box, two pushes from its goal in an open room: plenty of room for longer plans.
+# One box, three pushes from its goal in an open room: plenty of room for longer plans.
 ROOM = """\
 ########
 #      #
