@@ -46,7 +46,7 @@ def prove(level: Level, first: Result, seconds: float | None, memory_mb: int | N
     if not first.status.solved or first.pushes is None:
         return first
     if first.optimal_for == "pushes":
-        return noted(first, "push-optimal: proven by the member that found it", 0.0)
+        return noted(proven(first, "proven by the member that found it"), "", 0.0)
     if first.pushes == 0:
         return noted(proven(first, "the level is solved already"), "", 0.0)
     if first.pushes <= push_lower_bound(level):
