@@ -56,6 +56,9 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("corral", "", ("PI-corral pruning: when every push of a corral's boxes goes inwards and can be "
                   "made now, push one of them next"),
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("corral",)),
+        Strategy("commute", "", ("partial-order reduction: of two pushes in a row that commute (same state either "
+                  "way), only one order"),
+                 Soundness.KEEPS_OPTIMAL, ("push",), ("commute",)),
         Strategy("straight", "", "no slide continues the slide just before (same box, same direction): one longer slide does it",
                  Soundness.KEEPS_OPTIMAL, ("push-macro",), ("straight",)),
         Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
@@ -87,7 +90,17 @@ def get_strategy(name: str) -> Strategy:
         raise InputError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
 
 
+# Pairs whose cuts are each proven to keep an optimal plan, but not both at once (two symmetry
+# cuts may each keep only a plan the other cuts).
+NOT_PROVEN_TOGETHER = (frozenset({"commute", "corral"}),)
+
+
 def check_supported(names: tuple[str, ...], encoding: str) -> None:
+    chosen = {get_strategy(name).name for name in names}
+    for pair in NOT_PROVEN_TOGETHER:
+        if pair <= chosen:
+            raise InputError(f"strategies {' and '.join(sorted(pair))} are not proven to keep an optimal plan together; "
+                             "choose one of them")
     for name in names:
         strategy = get_strategy(name)
         if encoding not in strategy.encodings:

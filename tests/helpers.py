@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import clingo
 from oracle import bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, solve
+from sokoasp.driver import Clock, Session
+from sokoasp.families import ENCODINGS
 from sokoasp.level import Level
 from sokoasp.simulator import replay
 from sokoasp.xsb import read_levels
@@ -34,3 +37,15 @@ def assert_keeps_shortest_horizon(text: str, encoding: str, strategies: tuple[st
         below = solve(level, SolveConfig(encoding=encoding, strategies=strategies, min_horizon=shortest - 1,
                                          max_horizon=shortest - 1))
         assert below.status is Status.NO_PLAN_UP_TO_HORIZON, text
+
+
+def count_plans(text: str, encoding: str, strategies: tuple[str, ...], horizon: int) -> int:
+    """The answer sets of an encoding at ``horizon``, counted through the driver's own Session."""
+    session = Session(level_of(text), ENCODINGS[encoding], SolveConfig(encoding=encoding, strategies=strategies), Clock())
+    control = session.control
+    control.configuration.solve.models = 0
+    control.ground([("base", []), *[("step", [clingo.Number(t)]) for t in range(1, horizon + 1)],
+                    ("check", [clingo.Number(horizon)])])
+    control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
+    with control.solve(yield_=True) as handle:
+        return sum(1 for _ in handle)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import clingo
 import pytest
 from corpus import HAND_MADE, random_corpus
-from helpers import assert_keeps_shortest_horizon, assert_replays, level_of
+from helpers import assert_keeps_shortest_horizon, assert_replays, count_plans, level_of
 from oracle import bfs_moves, bfs_pushes
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.driver import Clock, Session
 from sokoasp.errors import InputError
 from sokoasp.families import ENCODINGS
 from sokoasp.strategies import STRATEGIES, Soundness, strategy_paths
@@ -61,18 +59,6 @@ def test_straight_slides_remove_the_pieces_of_a_long_slide() -> None:
     text = "#######\n#@$  .#\n#######\n"
     assert count_plans(text, "push-macro", (), 3) == 4
     assert count_plans(text, "push-macro", ("straight",), 3) == 1
-
-
-def count_plans(text: str, encoding: str, strategies: tuple[str, ...], horizon: int) -> int:
-    """The answer sets of a jump family at ``horizon``, counted through the driver's own Session."""
-    session = Session(level_of(text), ENCODINGS[encoding], SolveConfig(encoding=encoding, strategies=strategies), Clock())
-    control = session.control
-    control.configuration.solve.models = 0
-    control.ground([("base", []), *[("step", [clingo.Number(t)]) for t in range(1, horizon + 1)],
-                    ("check", [clingo.Number(horizon)])])
-    control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
-    with control.solve(yield_=True) as handle:
-        return sum(1 for _ in handle)
 
 
 @pytest.mark.parametrize("encoding", ["incremental", "plain"])
@@ -145,6 +131,11 @@ def test_unsupported_combination_is_refused() -> None:
     strategy, encoding = unsupported[0]
     with pytest.raises(InputError, match="does not support"):
         solve(level_of(HAND_MADE["one-push"]), SolveConfig(encoding=encoding, strategies=(strategy,), horizon=1))
+
+
+def test_symmetry_cuts_not_proven_together_are_refused() -> None:
+    with pytest.raises(InputError, match="not proven to keep an optimal plan together"):
+        solve(level_of(HAND_MADE["one-push"]), SolveConfig(encoding="push", strategies=("corral", "commute")))
 
 
 @pytest.mark.parametrize("strategy,encoding", pairs(Soundness.MAY_LOSE))

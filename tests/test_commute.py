@@ -1,0 +1,100 @@
+"""Commuting pushes (the `commute` strategy): the push plans it keeps are exactly those with no
+two pushes in a row that commute and stand in the wrong order (counted against an enumeration
+written in Python), and beside the state-based strategies the prover uses it keeps every push
+optimum (breadth-first answers on random levels with several boxes)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from corpus import multi_box_corpus
+from helpers import assert_replays, count_plans, level_of
+from oracle import STEPS, bfs_pushes, parse, region
+
+from sokoasp import SolveConfig, Status, solve
+
+CORPUS = multi_box_corpus(24, seed=11)
+
+Cell = tuple[int, int]
+Push = tuple[Cell, Cell]  # the box's square, the direction
+State = tuple[frozenset, frozenset]  # boxes, the player's region
+
+
+def apply(floor: set, state: State, push: Push) -> State | None:
+    """The state after ``push``, or None if it is not legal in ``state``."""
+    boxes, reach = state
+    (x, y), (dx, dy) = push
+    target = (x + dx, y + dy)
+    if (x, y) not in boxes or (x - dx, y - dy) not in reach or target not in floor or target in boxes:
+        return None
+    moved = (boxes - {(x, y)}) | {target}
+    return moved, region(floor, moved, (x, y))
+
+
+def legal_pushes(floor: set, state: State) -> Iterator[tuple[Push, State]]:
+    for box in sorted(state[0]):
+        for delta in STEPS.values():
+            after = apply(floor, state, (box, delta))
+            if after is not None:
+                yield (box, delta), after
+
+
+def plans(floor: set, start: State, goals: frozenset, pushes: int) -> Iterator[list[tuple[Push, State]]]:
+    """Every sequence of exactly ``pushes`` legal pushes that ends with every box on a goal,
+    each push with the state before it."""
+    def extend(state: State, done: list[tuple[Push, State]]) -> Iterator[list[tuple[Push, State]]]:
+        if len(done) == pushes:
+            if state[0] == goals:
+                yield done
+            return
+        for push, after in legal_pushes(floor, state):
+            yield from extend(after, [*done, (push, state)])
+    yield from extend(start, [])
+
+
+def commutes_out_of_order(floor: set, before: State, first: Push, second: Push) -> bool:
+    """``second`` stands on a square before ``first``'s, and the two made the other way round
+    are legal and end in the same state (boxes and player's region)."""
+    if not second[0] < first[0]:
+        return False
+    both = apply(floor, before, first)
+    swapped = apply(floor, before, second)
+    swapped = apply(floor, swapped, first) if swapped is not None else None
+    assert both is not None
+    return swapped is not None and swapped == apply(floor, both, second)
+
+
+def canonical(floor: set, plan: list[tuple[Push, State]]) -> bool:
+    return not any(commutes_out_of_order(floor, before, first, second)
+                   for (first, before), (second, _) in itertools.pairwise(plan))
+
+
+def test_commute_keeps_exactly_the_plans_without_a_commuting_pair_out_of_order() -> None:
+    cut_somewhere = False
+    checked = 0
+    for name, text in CORPUS.items():
+        optimum = bfs_pushes(text)
+        assert optimum is not None
+        if optimum > 6:
+            continue
+        floor, boxes, goals, player = parse(text)
+        start = (boxes, region(floor, boxes, player))
+        for pushes in (optimum, optimum + 2):
+            every = list(plans(floor, start, goals, pushes))
+            kept = sum(canonical(floor, plan) for plan in every)
+            assert count_plans(text, "push", (), pushes) == len(every), (name, pushes)
+            assert count_plans(text, "push", ("commute",), pushes) == kept, (name, pushes)
+            cut_somewhere |= kept < len(every)
+            checked += 1
+    assert checked >= 10 and cut_somewhere
+
+
+def test_commute_with_the_provers_strategies_keeps_every_push_optimum() -> None:
+    for name, text in CORPUS.items():
+        level = level_of(text)
+        config = SolveConfig(encoding="push", strategies=("dead", "freeze", "bound", "commute"), max_horizon=20)
+        result = solve(level, config)
+        assert result.status is Status.SOLVED_OPTIMAL, (name, result.message)
+        assert result.pushes == bfs_pushes(text), name
+        assert_replays(level, result.plan)
