@@ -23,6 +23,7 @@ from .errors import InputError
 from .families import ENCODINGS, Encoding, get_encoding, optimises
 from .goalroom import find_goal_room
 from .level import Level
+from .pairs import dead_pair_reason
 from .plans import extract_plan, pushes_plan
 from .result import Result, Status
 from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
@@ -63,7 +64,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
     encoding = check_config(config)
     clock = Clock(limit=config.time_limit)
     base = Result(Status.ERROR, config=config.describe())
-    reason = unsolvable_reason(level)
+    reason = unsolvable_reason(level) or dead_pair_reason(level)
     if reason:
         return finish(base, clock, None, Status.UNSOLVABLE, reason)
     if encoding.planner:

@@ -17,7 +17,7 @@ from .instance import program_facts
 from .level import Level
 from .plans import PlanExtractor
 from .reverse import reverse_facts
-from .strategies import strategy_clingo_args, strategy_paths
+from .strategies import strategy_clingo_args, strategy_facts, strategy_paths
 
 DEFAULT_MAX_HORIZON = 200
 
@@ -121,7 +121,7 @@ class Session:
             self.control.load(str(encodings_dir() / "idle.lp"))
         if facts is None:
             facts = reverse_facts(level) if encoding.reverse else program_facts(level)
-        self.control.add("base", [], facts)
+        self.control.add("base", [], facts + strategy_facts(config.strategies, level))
         self.checked: set[int] = set()  # horizons whose check(t) part is grounded
         self.rules = 0
         self.new_rules = False  # grounded since the last solve: the statistics' lp rules are new ones

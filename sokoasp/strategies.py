@@ -6,12 +6,15 @@ A strategy is a set of .lp files, one per encoding it supports, under
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from .errors import InputError
 from .families import ENCODINGS, encodings_dir
+from .level import Level
+from .pairs import pair_facts
 
 
 class Soundness(str, Enum):
@@ -35,6 +38,7 @@ class Strategy:
     files: tuple[str, ...]  # strategy folders loaded (several for combinations)
     reconstruction: bool = False  # defined by us where the thesis gives no definition
     clingo_args: tuple[str, ...] = ()  # solver options the strategy needs
+    facts: Callable[[Level], str] | None = None  # static facts of its own, computed only when it is chosen
 
 
 STRATEGIES: dict[str, Strategy] = {
@@ -53,6 +57,9 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("bound", "", ("per-state lower bound: box distances to goals (pushes; slides for the macro families; "
                   "boxes off goals (targets) for the route families) <= steps left"),
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel") + ROUTE_ENCODINGS, ("bound",)),
+        Strategy("pairs", "", ("two-box deadlocks: two boxes that cannot both reach goals even alone "
+                  "(a table of every two-box state, searched once per level)"),
+                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("pairs",), facts=pair_facts),
         Strategy("corral", "", ("PI-corral pruning: when every push of a corral's boxes goes inwards and can be "
                   "made now, push one of them next"),
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("corral",)),
@@ -144,6 +151,16 @@ def strategy_clingo_args(names: tuple[str, ...]) -> list[str]:
     for name in names:
         args += [a for a in get_strategy(name).clingo_args if a not in args]
     return args
+
+
+def strategy_facts(names: tuple[str, ...], level: Level) -> str:
+    """The static facts of the chosen strategies that compute their own (each once)."""
+    makers: list[Callable[[Level], str]] = []
+    for name in names:
+        maker = get_strategy(name).facts
+        if maker is not None and maker not in makers:
+            makers.append(maker)
+    return "".join(maker(level) for maker in makers)
 
 
 def soundness_of(names: tuple[str, ...]) -> Soundness:

@@ -1,0 +1,160 @@
+"""Two-box deadlocks: a table of every state of two boxes alone on the board, searched once per
+level (a pattern database of two boxes, after the pattern searches of Junghanns & Schaeffer's
+Rolling Stone and the Sokoban wiki's deadlock tables).
+
+A state of two boxes is the pair of squares and the side of them the player is on (the parts
+the two boxes cut the floor into). A breadth-first search by pulls from every state with both
+boxes on goals, the player on any side, finds every two-box state from which both boxes can
+still be pushed onto goals; the others are dead.
+
+Sound for any state of the level: taking the other boxes away only frees squares and walks, so
+the pushes of two boxes in a plan from the state are a plan of the two-box problem, with the
+player on the side of the two boxes that holds the player's region. A state with two boxes on
+a dead two-box state therefore has no plan (``encodings/strategies/pairs/push.lp`` forbids it).
+
+What the freeze and dead-square tests miss is mostly two boxes that need the same goal: two
+boxes in a dead-end corridor with one goal, or a box standing where the only way to another's
+goal runs through it.
+
+To keep the grounding small, only pairs of squares that two different boxes can each reach
+(each pushed alone from its start square) are listed, and a player side is named by the squares
+of it next to the two boxes (a player whose region touches neither box is not checked).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from itertools import combinations
+
+from .analysis import lone_box_distances
+from .bitboard import Board, board_of
+from .level import DIRECTIONS, Cell, Level, add
+
+Pair = tuple[Cell, Cell]  # two squares, the smaller first
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """The dead two-box states of a level: ``dead`` pairs are dead wherever the player stands;
+    ``dead_sides`` maps a pair to the squares next to its boxes on the sides where it is dead."""
+
+    dead: frozenset[Pair]
+    dead_sides: dict[Pair, frozenset[Cell]]
+
+    def facts(self) -> str:
+        lines = [f"dead_pair({a[0]},{a[1]},{b[0]},{b[1]})." for a, b in sorted(self.dead)]
+        for (a, b), cells in sorted(self.dead_sides.items()):
+            lines += [f"dead_pair_side({a[0]},{a[1]},{b[0]},{b[1]},{x},{y})." for x, y in sorted(cells)]
+        return "".join(line + "\n" for line in lines)
+
+
+class PairSides:
+    """The sides (parts of the floor without the two squares) of each pair, as bitboards, cached."""
+
+    def __init__(self, floor: frozenset[Cell]) -> None:
+        self.board: Board = board_of(floor)
+        self.open = self.board.mask(floor)
+        self.cache: dict[Pair, list[int]] = {}
+
+    def of(self, pair: Pair) -> list[int]:
+        sides = self.cache.get(pair)
+        if sides is None:
+            rest = self.open & ~(self.board.bit(pair[0]) | self.board.bit(pair[1]))
+            sides, left = [], rest
+            while left:
+                part = self.board.flood(rest, left & -left)
+                sides.append(part)
+                left &= ~part
+            self.cache[pair] = sides
+        return sides
+
+    def side_of(self, pair: Pair, cell: Cell) -> int:
+        bit = self.board.bit(cell)
+        return next(index for index, side in enumerate(self.of(pair)) if side & bit)
+
+
+def ordered(a: Cell, b: Cell) -> Pair:
+    return (a, b) if a < b else (b, a)
+
+
+def alive_states(level: Level, sides: PairSides) -> set[tuple[Pair, int]]:
+    """Every (pair, side) from which both boxes can be pushed onto goals: a search by pulls
+    back from both boxes on goals, the player on any side."""
+    floor = level.floor
+    alive = {(pair, side) for pair in combinations(sorted(level.goals), 2) for side in range(len(sides.of(pair)))}
+    todo = deque(alive)
+    while todo:
+        pair, side = todo.popleft()
+        region = sides.of(pair)[side]
+        for index, box in enumerate(pair):
+            other = pair[1 - index]
+            for delta in DIRECTIONS.values():
+                stand = add(box, delta)  # the player pulls the box from here onto this square
+                step = add(stand, delta)  # and steps back here
+                if stand in floor and step in floor and other not in (stand, step) and sides.board.bit(stand) & region:
+                    moved = ordered(stand, other)
+                    state = (moved, sides.side_of(moved, step))
+                    if state not in alive:
+                        alive.add(state)
+                        todo.append(state)
+    return alive
+
+
+def reachable_squares(level: Level) -> list[frozenset[Cell]]:
+    """For each box, the squares it can be pushed to alone from its start square."""
+    reach = []
+    for box in sorted(level.boxes):
+        pushed = lone_box_distances(level.floor, frozenset([box]), pulls=True)  # pulls back to the box = pushes from it
+        reach.append(frozenset(pushed))
+    return reach
+
+
+def relevant_pairs(level: Level) -> list[Pair]:
+    """Pairs of distinct squares that two different boxes can each be pushed to alone."""
+    owners: dict[Cell, set[int]] = {}
+    for number, squares in enumerate(reachable_squares(level)):
+        for square in squares:
+            owners.setdefault(square, set()).add(number)
+    return [(a, b) for a, b in combinations(sorted(owners), 2)
+            if len(owners[a]) > 1 or len(owners[b]) > 1 or owners[a] != owners[b]]
+
+
+def pair_table(level: Level) -> PairTable:
+    """The dead two-box states among the pairs two boxes of ``level`` can stand on."""
+    sides = PairSides(level.floor)
+    alive = alive_states(level, sides)
+    live = lone_box_distances(level.floor, level.goals)
+    dead: set[Pair] = set()
+    dead_sides: dict[Pair, frozenset[Cell]] = {}
+    for pair in relevant_pairs(level):
+        if pair[0] not in live or pair[1] not in live:
+            continue  # a box on a dead square: the dead strategy's business
+        parts = sides.of(pair)
+        lost = [index for index in range(len(parts)) if (pair, index) not in alive]
+        if len(lost) == len(parts):
+            dead.add(pair)
+        elif lost:
+            near = {add(box, delta) for box in pair for delta in DIRECTIONS.values()} & level.floor
+            cells = frozenset(cell for cell in near if any(parts[index] & sides.board.bit(cell) for index in lost))
+            if cells:
+                dead_sides[pair] = cells
+    return PairTable(frozenset(dead), dead_sides)
+
+
+def pair_facts(level: Level) -> str:
+    """The facts ``encodings/strategies/pairs/push.lp`` reads."""
+    return pair_table(level).facts()
+
+
+def dead_pair_reason(level: Level) -> str:
+    """A reason the level cannot be solved: two of its boxes that cannot both reach goals even
+    alone, the player where it stands; or '' (which proves nothing)."""
+    sides = PairSides(level.floor)
+    alive = alive_states(level, sides)
+    live = lone_box_distances(level.floor, level.goals)
+    for pair in combinations(sorted(level.boxes), 2):
+        if set(pair) <= live.keys() and not set(pair) <= level.goals:
+            if (pair, sides.side_of(pair, level.player)) not in alive:
+                return f"the boxes at {pair[0]} and {pair[1]} cannot both reach goals, even with every other box gone"
+    return ""
