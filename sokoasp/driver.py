@@ -14,7 +14,6 @@ from .analysis import (
     boxes_off_goals,
     nearest_slide_sum,
     parallel_slide_lower_bound,
-    push_lower_bound,
     slide_lower_bound,
     unsolvable_reason,
 )
@@ -23,7 +22,7 @@ from .errors import InputError
 from .families import ENCODINGS, Encoding, get_encoding, optimises
 from .goalroom import find_goal_room
 from .level import Level
-from .pairs import dead_pair_reason
+from .pairs import dead_pair_reason, push_bound
 from .plans import extract_plan, pushes_plan
 from .result import Result, Status
 from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
@@ -316,7 +315,7 @@ def loop_start(level: Level, encoding: Encoding, config: SolveConfig, bound: int
 
 def first_horizon(level: Level, encoding: Encoding) -> int:
     """A proven lower bound on the steps of any plan of the family."""
-    bounds = {"slides": slide_lower_bound, "parallel-slides": parallel_slide_lower_bound, "pushes": push_lower_bound,
+    bounds = {"slides": slide_lower_bound, "parallel-slides": parallel_slide_lower_bound, "pushes": push_bound,
               "boxes": boxes_off_goals}
     return bounds[encoding.first_horizon](level)
 

@@ -24,10 +24,12 @@ of it next to the two boxes (a player whose region touches neither box is not ch
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import combinations
+from functools import lru_cache
+from itertools import combinations, pairwise
 
-from .analysis import lone_box_distances
+from .analysis import lone_box_distances, push_lower_bound
 from .bitboard import Board, board_of
 from .level import DIRECTIONS, Cell, Level, add
 
@@ -41,11 +43,24 @@ class PairTable:
 
     dead: frozenset[Pair]
     dead_sides: dict[Pair, frozenset[Cell]]
+    extra: dict[Pair, int]  # pushes beyond the two boxes' own distances, the player on its best side
+    extra_sides: dict[Pair, dict[Cell, int]]  # more than that from the side holding the square (next to a box)
 
     def facts(self) -> str:
         lines = [f"dead_pair({a[0]},{a[1]},{b[0]},{b[1]})." for a, b in sorted(self.dead)]
         for (a, b), cells in sorted(self.dead_sides.items()):
             lines += [f"dead_pair_side({a[0]},{a[1]},{b[0]},{b[1]},{x},{y})." for x, y in sorted(cells)]
+        return "".join(line + "\n" for line in lines)
+
+    def bound_facts(self) -> str:
+        """pair_extra/5, pair_extra_side/7 (a square next to the boxes on a side with a larger
+        extra), and extra_step(V,W): the extras that occur, each with how far it lies above the
+        one below (so that the largest extra of a state is a sum of steps)."""
+        lines = [f"pair_extra({a[0]},{a[1]},{b[0]},{b[1]},{e})." for (a, b), e in sorted(self.extra.items())]
+        for (a, b), cells in sorted(self.extra_sides.items()):
+            lines += [f"pair_extra_side({a[0]},{a[1]},{b[0]},{b[1]},{x},{y},{e})." for (x, y), e in sorted(cells.items())]
+        values = sorted(set(self.extra.values()).union(*(cells.values() for cells in self.extra_sides.values())))
+        lines += [f"extra_step({value},{value - below})." for below, value in pairwise([0, *values])]
         return "".join(line + "\n" for line in lines)
 
 
@@ -78,14 +93,19 @@ def ordered(a: Cell, b: Cell) -> Pair:
     return (a, b) if a < b else (b, a)
 
 
-def alive_states(level: Level, sides: PairSides) -> set[tuple[Pair, int]]:
-    """Every (pair, side) from which both boxes can be pushed onto goals: a search by pulls
-    back from both boxes on goals, the player on any side."""
+State = tuple[Pair, int]  # two squares and the index of the player's side of them
+
+
+def pair_distances(level: Level, sides: PairSides) -> dict[State, int]:
+    """Every (pair, side) from which both boxes can be pushed onto goals, with the fewest pushes
+    that do it: a breadth-first search by pulls back from both boxes on goals, the player on
+    any side."""
     floor = level.floor
-    alive = {(pair, side) for pair in combinations(sorted(level.goals), 2) for side in range(len(sides.of(pair)))}
+    alive = {(pair, side): 0 for pair in combinations(sorted(level.goals), 2) for side in range(len(sides.of(pair)))}
     todo = deque(alive)
     while todo:
         pair, side = todo.popleft()
+        pulls = alive[(pair, side)] + 1
         region = sides.of(pair)[side]
         for index, box in enumerate(pair):
             other = pair[1 - index]
@@ -96,7 +116,7 @@ def alive_states(level: Level, sides: PairSides) -> set[tuple[Pair, int]]:
                     moved = ordered(stand, other)
                     state = (moved, sides.side_of(moved, step))
                     if state not in alive:
-                        alive.add(state)
+                        alive[state] = pulls
                         todo.append(state)
     return alive
 
@@ -120,26 +140,44 @@ def relevant_pairs(level: Level) -> list[Pair]:
             if len(owners[a]) > 1 or len(owners[b]) > 1 or owners[a] != owners[b]]
 
 
-def pair_table(level: Level) -> PairTable:
-    """The dead two-box states among the pairs two boxes of ``level`` can stand on."""
+@lru_cache(maxsize=16)
+def searched(level: Level) -> tuple[PairSides, dict[State, int]]:
+    """The sides of the level's pairs and ``pair_distances`` (cached: the strategies, the bound
+    and the unsolvability test of one level share one search)."""
     sides = PairSides(level.floor)
-    alive = alive_states(level, sides)
+    return sides, pair_distances(level, sides)
+
+
+def pair_table(level: Level) -> PairTable:
+    """The dead two-box states among the pairs two boxes of ``level`` can stand on, and the
+    pushes the two need beyond their distances alone."""
+    sides, alive = searched(level)
     live = lone_box_distances(level.floor, level.goals)
     dead: set[Pair] = set()
     dead_sides: dict[Pair, frozenset[Cell]] = {}
+    extra: dict[Pair, int] = {}
+    extra_sides: dict[Pair, dict[Cell, int]] = {}
     for pair in relevant_pairs(level):
         if pair[0] not in live or pair[1] not in live:
             continue  # a box on a dead square: the dead strategy's business
         parts = sides.of(pair)
-        lost = [index for index in range(len(parts)) if (pair, index) not in alive]
-        if len(lost) == len(parts):
+        pushes = {index: alive[(pair, index)] for index in range(len(parts)) if (pair, index) in alive}
+        if not pushes:
             dead.add(pair)
-        elif lost:
-            near = {add(box, delta) for box in pair for delta in DIRECTIONS.values()} & level.floor
-            cells = frozenset(cell for cell in near if any(parts[index] & sides.board.bit(cell) for index in lost))
-            if cells:
-                dead_sides[pair] = cells
-    return PairTable(frozenset(dead), dead_sides)
+            continue
+        own = live[pair[0]] + live[pair[1]]
+        least = min(pushes.values())
+        near = {cell: next(index for index, part in enumerate(parts) if part & sides.board.bit(cell))
+                for cell in {add(box, delta) for box in pair for delta in DIRECTIONS.values()} & level.floor - set(pair)}
+        lost = frozenset(cell for cell, index in near.items() if index not in pushes)
+        if lost:
+            dead_sides[pair] = lost
+        if least > own:
+            extra[pair] = least - own
+        more = {cell: pushes[index] - own for cell, index in near.items() if pushes.get(index, least) > least}
+        if more:
+            extra_sides[pair] = more
+    return PairTable(frozenset(dead), dead_sides, extra, extra_sides)
 
 
 def pair_facts(level: Level) -> str:
@@ -147,14 +185,42 @@ def pair_facts(level: Level) -> str:
     return pair_table(level).facts()
 
 
-def dead_pair_reason(level: Level) -> str:
-    """A reason the level cannot be solved: two of its boxes that cannot both reach goals even
-    alone, the player where it stands; or '' (which proves nothing)."""
-    sides = PairSides(level.floor)
-    alive = alive_states(level, sides)
+def pair_bound_facts(level: Level) -> str:
+    """The facts ``encodings/strategies/bound/push.lp`` reads beyond dist/3."""
+    return pair_table(level).bound_facts()
+
+
+def start_pairs(level: Level) -> Iterator[tuple[Pair, State | None, int]]:
+    """Each pair of the level's boxes with at least one off the goals, both on live squares:
+    its state (the player where it stands) and the pushes the two need beyond their distances
+    alone, or None when the two cannot both reach goals."""
+    sides, alive = searched(level)
     live = lone_box_distances(level.floor, level.goals)
     for pair in combinations(sorted(level.boxes), 2):
         if set(pair) <= live.keys() and not set(pair) <= level.goals:
-            if (pair, sides.side_of(pair, level.player)) not in alive:
-                return f"the boxes at {pair[0]} and {pair[1]} cannot both reach goals, even with every other box gone"
+            state = (pair, sides.side_of(pair, level.player))
+            yield pair, state if state in alive else None, alive.get(state, 0) - live[pair[0]] - live[pair[1]]
+
+
+def dead_pair_reason(level: Level) -> str:
+    """A reason the level cannot be solved: two of its boxes that cannot both reach goals even
+    alone, the player where it stands; or '' (which proves nothing)."""
+    for pair, state, _ in start_pairs(level):
+        if state is None:
+            return f"the boxes at {pair[0]} and {pair[1]} cannot both reach goals, even with every other box gone"
     return ""
+
+
+def pair_lower_bound(level: Level) -> int:
+    """A lower bound on the pushes of any plan: each box's pushes to its nearest goal alone,
+    summed, plus the most that two of the boxes need beyond their own (0 for a level with a
+    dead pair: ``dead_pair_reason`` says so)."""
+    live = lone_box_distances(level.floor, level.goals)
+    alone = sum(live.get(box, 0) for box in level.boxes)
+    return alone + max((beyond for _, state, beyond in start_pairs(level) if state is not None), default=0)
+
+
+def push_bound(level: Level) -> int:
+    """The stronger of two lower bounds on the pushes of any plan: the cheapest box-goal
+    matching (``analysis.push_lower_bound``) and ``pair_lower_bound``."""
+    return max(push_lower_bound(level), pair_lower_bound(level))

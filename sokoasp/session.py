@@ -121,7 +121,7 @@ class Session:
             self.control.load(str(encodings_dir() / "idle.lp"))
         if facts is None:
             facts = reverse_facts(level) if encoding.reverse else program_facts(level)
-        self.control.add("base", [], facts + strategy_facts(config.strategies, level))
+        self.control.add("base", [], facts + strategy_facts(config.strategies, encoding.name, level))
         self.checked: set[int] = set()  # horizons whose check(t) part is grounded
         self.rules = 0
         self.new_rules = False  # grounded since the last solve: the statistics' lp rules are new ones

@@ -14,7 +14,7 @@ from pathlib import Path
 from .errors import InputError
 from .families import ENCODINGS, encodings_dir
 from .level import Level
-from .pairs import pair_facts
+from .pairs import pair_bound_facts, pair_facts
 
 
 class Soundness(str, Enum):
@@ -28,6 +28,9 @@ PUSH_ENCODINGS = ("push", "push-jump", "push-parallel", "push-macro", "push-macr
 ROUTE_ENCODINGS = ("push-route", "pull-route")
 
 
+ENCODINGS_OF_FACTS = PUSH_ENCODINGS  # where a strategy's own facts are read unless it says otherwise
+
+
 @dataclass(frozen=True)
 class Strategy:
     name: str
@@ -39,6 +42,7 @@ class Strategy:
     reconstruction: bool = False  # defined by us where the thesis gives no definition
     clingo_args: tuple[str, ...] = ()  # solver options the strategy needs
     facts: Callable[[Level], str] | None = None  # static facts of its own, computed only when it is chosen
+    facts_for: tuple[str, ...] = ENCODINGS_OF_FACTS  # the encodings whose files read them
 
 
 STRATEGIES: dict[str, Strategy] = {
@@ -56,7 +60,8 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS + ("push-route",), ("freeze",)),
         Strategy("bound", "", ("per-state lower bound: box distances to goals (pushes; slides for the macro families; "
                   "boxes off goals (targets) for the route families) <= steps left"),
-                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel") + ROUTE_ENCODINGS, ("bound",)),
+                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel") + ROUTE_ENCODINGS, ("bound",),
+                 facts=pair_bound_facts, facts_for=("push", "push-jump")),
         Strategy("pairs", "", ("two-box deadlocks: two boxes that cannot both reach goals even alone "
                   "(a table of every two-box state, searched once per level)"),
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("pairs",), facts=pair_facts),
@@ -153,12 +158,14 @@ def strategy_clingo_args(names: tuple[str, ...]) -> list[str]:
     return args
 
 
-def strategy_facts(names: tuple[str, ...], level: Level) -> str:
-    """The static facts of the chosen strategies that compute their own (each once)."""
+def strategy_facts(names: tuple[str, ...], encoding: str, level: Level) -> str:
+    """The static facts of the chosen strategies that compute their own and that ``encoding``'s
+    strategy files read (each once)."""
     makers: list[Callable[[Level], str]] = []
     for name in names:
-        maker = get_strategy(name).facts
-        if maker is not None and maker not in makers:
+        strategy = get_strategy(name)
+        maker = strategy.facts
+        if maker is not None and encoding in strategy.facts_for and maker not in makers:
             makers.append(maker)
     return "".join(maker(level) for maker in makers)
 

@@ -3,6 +3,7 @@ search of each two-box problem, and the strategy against breadth-first push opti
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,11 +12,14 @@ from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.analysis import lone_box_distances
+from sokoasp.analysis import lone_box_distances, push_lower_bound
 from sokoasp.deadlocks import cannot_all_reach_goals
+from sokoasp.driver import Clock, Session
+from sokoasp.families import ENCODINGS
 from sokoasp.level import DIRECTIONS, Level, add
 from sokoasp.loading import load_level
-from sokoasp.pairs import PairSides, pair_table, relevant_pairs
+from sokoasp.pairs import PairSides, pair_lower_bound, pair_table, push_bound, relevant_pairs
+from sokoasp.strategies import STRATEGIES
 
 MICROBAN = Path(__file__).resolve().parents[2] / "shared" / "levels" / "microban_i.sok"
 needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared/levels")
@@ -76,3 +80,40 @@ def test_the_push_optimum_is_kept(name: str, text: str) -> None:
     result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound", "pairs"), max_horizon=20))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(text), name
     assert_replays(level, result.plan)
+
+
+def test_the_pair_bound_is_exact_on_two_boxes_and_a_lower_bound_on_more() -> None:
+    """With two boxes the table is the whole level, so its pushes are the optimum; with more,
+    never above it, and sometimes above the cheapest box-goal matching."""
+    exact, above_matching = 0, 0
+    for text in multi_box_corpus(30, seed=7).values():
+        level = level_of(text)
+        optimum = bfs_pushes(text)
+        assert optimum is not None
+        if len(level.boxes) == 2:
+            assert pair_lower_bound(level) == optimum, text
+            exact += 1
+        assert push_bound(level) <= optimum, text
+        above_matching += pair_lower_bound(level) > push_lower_bound(level)
+    assert exact > 0 and above_matching > 0
+
+
+@needs_shared
+def test_the_bound_strategy_refutes_a_horizon_below_the_pair_bound_without_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Microban 92: each box's pushes to its nearest goal sum to 20, the pair bound is 37. At
+    36 pushes the start state already breaks the bound with the pairs' extra pushes: refuted
+    with no choice made. Without the extras (the same strategy file, no pair_extra facts) the
+    solver has to search."""
+    level = load_level(MICROBAN, "92").level
+    bound = pair_lower_bound(level)
+    assert bound > sum(lone_box_distances(level.floor, level.goals)[box] for box in level.boxes) + 10
+
+    def refute() -> tuple[bool | None, int]:
+        session = Session(level, ENCODINGS["push"], SolveConfig(encoding="push", strategies=("bound",)), Clock())
+        outcome = session.ask(bound - 1, budget=3.0)
+        return outcome, int(session.control.statistics["solving"]["solvers"]["choices"])
+
+    assert refute() == (False, 0)
+    monkeypatch.setitem(STRATEGIES, "bound", replace(STRATEGIES["bound"], facts=None))
+    outcome, choices = refute()
+    assert outcome is None or choices > 0
