@@ -16,6 +16,11 @@ What the freeze and dead-square tests miss is mostly two boxes that need the sam
 boxes in a dead-end corridor with one goal, or a box standing where the only way to another's
 goal runs through it.
 
+The same search counts the pulls, so it also gives the fewest pushes that bring the two boxes
+alone onto goals: with each other box's pushes to its nearest goal, a lower bound on the pushes
+left (``pair_lower_bound``: the horizon loop's first horizon where it beats the matching;
+``encodings/strategies/bound/push.lp``: in every state). With two boxes it is the optimum.
+
 To keep the grounding small, only pairs of squares that two different boxes can each reach
 (each pushed alone from its start square) are listed, and a player side is named by the squares
 of it next to the two boxes (a player whose region touches neither box is not checked).
@@ -148,9 +153,11 @@ def searched(level: Level) -> tuple[PairSides, dict[State, int]]:
     return sides, pair_distances(level, sides)
 
 
+@lru_cache(maxsize=16)
 def pair_table(level: Level) -> PairTable:
     """The dead two-box states among the pairs two boxes of ``level`` can stand on, and the
-    pushes the two need beyond their distances alone."""
+    pushes the two need beyond their distances alone (cached: pairs and bound share it; never
+    change its dicts)."""
     sides, alive = searched(level)
     live = lone_box_distances(level.floor, level.goals)
     dead: set[Pair] = set()

@@ -2,8 +2,8 @@
 
 The portfolio's members are satisficing (they start above the lower bound, or plan in stages),
 so its first plan is seldom proven optimal. With ``--prove`` the rest of the time goes to the
-push family's horizon loop (one push per step; dead, freeze and bound keep every optimal plan),
-from the proven lower bound up to one push fewer than the plan has:
+push family's horizon loop (one push per step; dead, freeze, bound and pairs keep every optimal
+plan), from the proven lower bound up to one push fewer than the plan has:
 
 - a plan it finds is push-optimal (every shorter horizon refuted) and replaces the first;
 - if it refutes every horizon up to that cap, the first plan is push-optimal;
@@ -30,7 +30,7 @@ from .result import Result, Status
 from .session import SolveConfig
 from .worker import solve_isolated
 
-PROVER = SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"))
+PROVER = SolveConfig(encoding="push", strategies=("dead", "freeze", "bound", "pairs"))
 
 
 def prover(pushes: int, cores: int | None = None) -> SolveConfig:
