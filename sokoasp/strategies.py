@@ -58,8 +58,9 @@ STRATEGIES: dict[str, Strategy] = {
                  Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("wbtc",)),
         Strategy("freeze", "", "freeze deadlocks: a box off goal that can never move again",
                  Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS + ("push-route",), ("freeze",)),
-        Strategy("bound", "", ("per-state lower bound: box distances to goals (pushes; slides for the macro families; "
-                  "boxes off goals (targets) for the route families) <= steps left"),
+        Strategy("bound", "", ("per-state lower bound: box distances to goals (pushes, with two boxes' joint extra "
+                  "pushes for push and push-jump; slides for the macro families; boxes off goals (targets) for the "
+                  "route families) <= steps left"),
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel") + ROUTE_ENCODINGS, ("bound",),
                  facts=pair_bound_facts, facts_for=("push", "push-jump")),
         Strategy("pairs", "", ("two-box deadlocks: two boxes that cannot both reach goals even alone "
