@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import clingo
 import pytest
 from corpus import multi_box_corpus
 from helpers import assert_replays, level_of
@@ -28,8 +29,7 @@ needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared
 def check_against_forward_search(level: Level) -> tuple[int, int]:
     """For each relevant pair of live squares and each side of it that touches a box, whether
     the table calls it dead must match a forward search of the two boxes alone (the player on
-    that side). Returns how many sides the table calls dead: for all of a pair's sides, for
-    some of them."""
+    that side). Returns how many pairs the table calls dead from every side, and from some."""
     table = pair_table(level)
     sides = PairSides(level.floor)
     live = lone_box_distances(level.floor, level.goals)
@@ -64,6 +64,27 @@ def test_two_boxes_that_need_the_same_goal_are_dead_though_neither_is_frozen() -
     """Two boxes in a dead-end corridor whose one goal is at its end: each can reach it alone."""
     table = pair_table(level_of("########\n#@ $ $.#\n#  #####\n#.##\n####\n"))
     assert ((3, 1), (5, 1)) in table.dead
+
+
+def first_pushes(text: str, strategies: tuple[str, ...]) -> int:
+    """The states one push can lead to that the push encoding and ``strategies`` allow (the
+    goal switched off)."""
+    session = Session(level_of(text), ENCODINGS["push"], SolveConfig(encoding="push", strategies=strategies), Clock())
+    control = session.control
+    control.configuration.solve.models = 0
+    control.ground([("base", []), ("step", [clingo.Number(1)])])
+    with control.solve(yield_=True) as handle:
+        return sum(1 for _ in handle)
+
+
+def test_the_strategy_forbids_a_state_with_two_boxes_on_a_dead_pair() -> None:
+    """The one push there is leaves two boxes that need the same goal: allowed without the
+    strategy, forbidden with it (the table's pair, written as facts and read by pairs/push.lp)."""
+    text = "#########\n#@ $  $.#\n#  ######\n#.##\n####\n"
+    assert ((4, 1), (6, 1)) in pair_table(level_of(text)).dead
+    assert first_pushes(text, ()) == 1
+    assert first_pushes(text, ("pairs",)) == 0
+    assert first_pushes(text, ("dead", "freeze")) == 1  # what the older deadlock tests miss
 
 
 def test_a_dead_pair_at_the_start_proves_the_level_unsolvable() -> None:
