@@ -174,7 +174,7 @@ def pair_table(level: Level) -> PairTable:
             continue
         own = live[pair[0]] + live[pair[1]]
         least = min(pushes.values())
-        near = {cell: next(index for index, part in enumerate(parts) if part & sides.board.bit(cell))
+        near = {cell: sides.side_of(pair, cell)
                 for cell in {add(box, delta) for box in pair for delta in DIRECTIONS.values()} & level.floor - set(pair)}
         lost = frozenset(cell for cell, index in near.items() if index not in pushes)
         if lost:
