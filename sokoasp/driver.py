@@ -25,6 +25,7 @@ from .level import Level
 from .pairs import dead_pair_reason, push_bound
 from .plans import extract_plan, pushes_plan
 from .result import Result, Status
+from .roomstages import solve_room_stages
 from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
 from .simulator import count_pushes, replay
 from .staged import check_phases, loop_config, solve_staged
@@ -123,12 +124,12 @@ def stage_budget(level: Level, encoding: Encoding, config: SolveConfig, clock: C
 def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str]:
     """Spend up to ``config.goal_room`` seconds on the level with its goal room packed by
     macros (``sokoasp.goalroom``); its plan, mapped back to the level, or None and why not."""
-    room = find_goal_room(level)
-    if room is None:
-        return None, "none that goal macros can fill"
     assert config.goal_room is not None
     left = clock.remaining()
     seconds = config.goal_room if left is None else min(config.goal_room, left)
+    room = find_goal_room(level)
+    if room is None:
+        return solve_room_by_stages(level, config, clock, seconds, progress)
     simpler = solve(room.level, room_config(config, seconds), progress)
     if not simpler.status.solved or simpler.plan is None:
         note = f"no plan for the level with macros in {seconds:g} s ({simpler.status.value})"
@@ -141,6 +142,20 @@ def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: P
     staged_result(result, clock, plan, "goal room: " + note)
     result.times = {**simpler.times, "total": result.times["total"]}
     return result, note
+
+
+def solve_room_by_stages(level: Level, config: SolveConfig, clock: Clock, seconds: float,
+                         progress: Progress) -> tuple[Result | None, str]:
+    """A level with no room that goal macros and a corridor stand for: up to ``seconds`` of
+    room stages (``sokoasp.roomstages``: the room may need two entrances), or None and why not."""
+    stages_clock = Clock(limit=seconds)
+    plan, note = solve_room_stages(level, config, stages_clock)
+    clock.ground += stages_clock.ground
+    clock.solve += stages_clock.solve
+    progress(f"goal room: {note}")
+    if plan is None:
+        return None, note
+    return staged_result(Result(Status.ERROR, config=config.describe(), stats={"goal_room": note}), clock, plan, note), note
 
 
 def room_config(config: SolveConfig, seconds: float) -> SolveConfig:

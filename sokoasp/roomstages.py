@@ -1,0 +1,291 @@
+"""Goal rooms with several entrances, filled box by box (after Rolling Stone's goal macros and
+YASS's packing order, for rooms that ``sokoasp.goalroom`` cannot replace by a corridor).
+
+A room holds every goal, no box and not the player, and is cut off from the rest of the floor
+by one or two entrance squares. Its packing order is found backwards, as for one entrance:
+from the full room, a goal is taken off last when a box pushed in from some entrance can be
+brought to it with every other goal filled (the filled goals are walls, the player walks round
+the rest of the room) and the player can walk out again. Taking goals off only frees the room,
+so the greedy order is found whenever any order of one-box entries exists. Each entry k is an
+entrance, a push in from it, and the fixed pushes that take the box on to its goal.
+
+The level is then solved in stages, one per entry, each a short clingo search outside the
+room: stage k pushes some box in at entry k's entrance (``encodings/room-stage.lp``; the room
+is a wall but for the squares just inside the entrances, where a pushed-in box ends), and the
+entry's pushes take it on to its goal. Stages search depth first: a stage that finds no plan
+sends the search back to try another end state of the stage before.
+
+MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for moves outside the entries,
+another order, or a box parked in the room cannot be solved this way. Every plan is replayed by
+the simulator from the level's start (``driver.validate``) like every other.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import clingo
+
+from .deadlocks import dead_fence, dead_freeze, dead_group
+from .families import encodings_dir, get_encoding
+from .goalroom import goal_rooms, two_entrance_rooms
+from .instance import program_facts
+from .level import DIRECTIONS, Cell, Level, add
+from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
+from .search import player_region
+from .session import Clock, Session, SolveConfig, horizons
+
+STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
+PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
+WIDTH = 3  # end states tried per stage before backtracking
+FIRST_STAGE_SECONDS = 0.5  # a stage's time in the first pass; each pass doubles it
+PASS_STAGES = 16  # a pass ends after this many stage times
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The k-th box into the room: pushed from ``entrance`` by ``pushes[0]`` onto the square
+    inside, then on to its goal by the rest."""
+
+    entrance: Cell
+    pushes: tuple[Push, ...]
+
+    @property
+    def inside(self) -> Cell:
+        return add(self.entrance, self.pushes[0].delta)
+
+
+@dataclass(frozen=True)
+class EntranceRoom:
+    room: frozenset[Cell]
+    entries: tuple[Entry, ...]  # in packing order
+
+    @property
+    def insides(self) -> frozenset[Cell]:
+        return frozenset(entry.inside for entry in self.entries)
+
+
+def room_family(config: SolveConfig) -> str:
+    """The family the stages run in: the first of the configuration's stage families (and then
+    its own) whose models are push sequences, else push-macro."""
+    for family in (*config.stage_families, config.encoding):
+        if family in PUSH_SEQUENCE_FAMILIES:
+            return family
+    return "push-macro"
+
+
+def find_entrance_room(level: Level) -> EntranceRoom | None:
+    """The smallest room with one or two entrances whose goals entries can fill, or None."""
+    rooms = [(room, frozenset({entrance})) for entrance, room in goal_rooms(level)]
+    rooms += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
+    for room, entrances in sorted(rooms, key=lambda item: (len(item[0]), sorted(item[1]))):
+        entries = packing_entries(level, room, entrances)
+        if entries:
+            return EntranceRoom(room, entries)
+    return None
+
+
+def entry_ways(level: Level, room: frozenset[Cell], entrances: frozenset[Cell]) -> Iterator[tuple[Cell, Cell]]:
+    """(entrance, square the player pushes from) of every push from an entrance into the room."""
+    for entrance in sorted(entrances):
+        for delta in DIRECTIONS.values():
+            stand = add(entrance, (-delta[0], -delta[1]))
+            if add(entrance, delta) in room and stand in level.floor and stand not in room:
+                yield entrance, stand
+
+
+def packing_entries(level: Level, room: frozenset[Cell], entrances: frozenset[Cell]) -> tuple[Entry, ...]:
+    """The entries in packing order, found backwards; empty when some goal cannot be filled."""
+    ways = list(entry_ways(level, room, entrances))
+    filled, backwards = set(level.goals), list[Entry]()
+    while filled:
+        last = len(filled) == len(level.goals)  # the goal filled last need not let the player walk out
+        found = None
+        for goal in sorted(filled):
+            for entrance, stand in ways:
+                floor = room | {entrance, stand}
+                pushes = fewest_pushes(floor, frozenset(filled - {goal}), entrance, stand, goal, None if last else entrance)
+                if pushes:
+                    found = goal, Entry(entrance, tuple(pushes))
+                    break
+            if found:
+                break
+        if found is None:
+            return ()
+        filled.discard(found[0])
+        backwards.append(found[1])
+    return tuple(reversed(backwards))
+
+
+def stage_facts(level: Level, room: EntranceRoom) -> str:
+    """The facts of the floor outside the room plus the squares inside its entrances, which
+    stand as the goals (the dead squares are those from which no box reaches one)."""
+    floor = (level.floor - room.room) | room.insides
+    goals = room.insides
+    stand_in = sorted(floor - goals)[: len(goals)]  # boxes the Level needs; stage-start.lp sets the real ones
+    outline = Level(floor, frozenset(stand_in), goals, sorted(floor - goals - set(stand_in))[0], level.title)
+    return "".join(line + "\n" for line in program_facts(outline).splitlines() if not line.startswith("init(at("))
+
+
+def cell_atom(name: str, cell: Cell) -> clingo.Symbol:
+    return clingo.Function(name, [clingo.Number(cell[0]), clingo.Number(cell[1])])
+
+
+class RoomStages:
+    """The stage search for one level and its room: one clingo session serves every stage (the
+    state and the entry are external atoms). Searched in passes, as the staged search is: each
+    pass starts from the level's start with twice the stage time of the one before and ends
+    after ``PASS_STAGES`` stage times."""
+
+    def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock) -> None:
+        self.level, self.room, self.clock = level, room, clock
+        encoding = get_encoding(room_family(config))
+        stage_config = SolveConfig(encoding=encoding.name, strategies=STAGE_STRATEGIES, max_horizon=config.max_horizon)
+        self.session = Session(level, encoding, stage_config, clock, facts=stage_facts(level, room), stepwise=True)
+        for name in ("stage-start.lp", "room-stage.lp"):
+            self.session.control.load(str(encodings_dir() / name))
+        self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # EntryEnds stops
+        self.session.ground_base()
+        self.stage_floor = (level.floor - room.room) | room.insides
+        self.max_horizon = config.max_horizon
+        self.stage_seconds = FIRST_STAGE_SECONDS
+        self.pass_end = 0.0
+        self.most_in = 0  # the most boxes any pass brought into the room
+
+    def run(self) -> list[Push] | None:
+        """Passes until one finds the pushes that fill the room, or the clock runs out."""
+        while not self.clock.expired():
+            self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
+            pushes = self.search(0, frozenset(self.level.boxes), self.level.player)
+            if pushes is not None:
+                return pushes
+            self.stage_seconds *= 2
+        return None
+
+    def search(self, k: int, boxes: frozenset[Cell], player: Cell) -> list[Push] | None:
+        """Pushes from the state (``boxes``, ``player``) before entry ``k`` that fill the room:
+        up to ``WIDTH`` stage plans for the entry, each followed depth first."""
+        self.most_in = max(self.most_in, k)
+        if k == len(self.room.entries):
+            return []
+        entry = self.room.entries[k]
+        ends = EntryEnds(boxes & self.stage_floor, lambda pushes: self.after_entry(k, boxes, player, pushes))
+        for _ in range(WIDTH):
+            pushes = self.stage(entry, boxes, player, ends)
+            if pushes is None:
+                return None
+            after = self.after_entry(k, boxes, player, pushes)
+            assert after is not None  # EntryEnds kept only such plans
+            rest = self.search(k + 1, after, entry.entrance)
+            if rest is not None:
+                return pushes + list(entry.pushes[1:]) + rest
+            ends.avoid.append(end_boxes(boxes & self.stage_floor, pushes))
+        return None
+
+    def after_entry(self, k: int, boxes: frozenset[Cell], player: Cell, pushes: list[Push]) -> frozenset[Cell] | None:
+        """The boxes after a stage plan and entry ``k``'s pushes, with the player able to walk
+        out of the room (after the last entry: anywhere); None when that fails or the state is
+        dead (a corral, group or freeze deadlock)."""
+        entry = self.room.entries[k]
+        after = play_pushes(self.level.floor, boxes, player, pushes + list(entry.pushes[1:]))
+        if after is None:
+            return None
+        if k + 1 == len(self.room.entries):
+            return after[0]
+        if entry.entrance not in player_region(self.level.floor, after[0], after[1]):
+            return None
+        state = Level(self.level.floor, after[0], self.level.goals, entry.entrance)
+        if dead_fence(state) is not None or dead_group(state) is not None or dead_freeze(state) is not None:
+            return None
+        return after[0]
+
+    def stage(self, entry: Entry, boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
+        """The pushes of a stage plan that pushes a box in at ``entry`` and that ``ends``
+        keeps; None when none is found in the stage time."""
+        control = self.session.control
+        for cell in sorted(self.stage_floor):
+            control.assign_external(cell_atom("start_box", cell), cell in boxes)
+            control.assign_external(cell_atom("start_player", cell), cell == player)
+        for inside in sorted(self.room.insides):
+            control.assign_external(cell_atom("room_target", inside), inside == entry.inside)
+        clock = Clock(limit=min(self.stage_seconds, self.clock_left(), self.pass_end - time.perf_counter()))
+        self.session.extractor, self.session.clock = ends, clock
+        try:
+            for t in horizons(1, self.max_horizon, self.session.encoding.jumps):
+                ends.horizon = t
+                outcome = None if clock.expired() else self.session.ask(t)
+                if outcome is None:
+                    return None
+                if outcome:
+                    return push_sequence(ends.symbols)
+            return None
+        finally:
+            self.clock.ground += clock.ground
+            self.clock.solve += clock.solve
+
+    def clock_left(self) -> float:
+        remaining = self.clock.remaining()
+        return float("inf") if remaining is None else remaining
+
+
+def box_atom(cell: Cell, horizon: int) -> clingo.Symbol:
+    return clingo.Function("box", [clingo.Number(cell[0]), clingo.Number(cell[1]), clingo.Number(horizon)])
+
+
+class EntryEnds(PlanExtractor):
+    """Keeps the first model whose pushes (from the boxes on ``start``) ``keeps`` accepts and
+    that ends in none of the ``avoid`` box sets; every other model's end boxes become a nogood and clingo goes on."""
+
+    def __init__(self, start: frozenset[Cell], keeps: Callable[[list[Push]], object]) -> None:
+        super().__init__()
+        self.start, self.keeps = start, keeps
+        self.avoid: list[frozenset[Cell]] = []
+        self.horizon = 0
+
+    def on_model(self, model: clingo.Model) -> bool:
+        symbols = list(model.symbols(shown=True))
+        pushes = push_sequence(symbols)
+        end = end_boxes(self.start, pushes)
+        if end in self.avoid or self.keeps(pushes) is None:
+            model.context.add_nogood([(box_atom(cell, self.horizon), True) for cell in sorted(end)])
+            return True
+        self.symbols, self.found = symbols, True
+        return False
+
+
+def end_boxes(boxes: frozenset[Cell], pushes: list[Push]) -> frozenset[Cell]:
+    moved = set(boxes)
+    for push in pushes:
+        moved.discard(push.box)
+        moved.add(add(push.box, push.delta))
+    return frozenset(moved)
+
+
+def play_pushes(floor: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
+                pushes: list[Push]) -> tuple[frozenset[Cell], Cell] | None:
+    """The boxes and the player after ``pushes``, the player walking to each; None when one
+    cannot be made."""
+    now = set(boxes)
+    for push in pushes:
+        stand, beyond = add(push.box, (-push.delta[0], -push.delta[1])), add(push.box, push.delta)
+        if push.box not in now or beyond not in floor or beyond in now or stand not in player_region(floor, now, player):
+            return None
+        now.remove(push.box)
+        now.add(beyond)
+        player = push.box
+    return frozenset(now), player
+
+
+def solve_room_stages(level: Level, config: SolveConfig, clock: Clock) -> tuple[str | None, str]:
+    """A LURD plan for ``level`` by room stages, or None and why not."""
+    room = find_entrance_room(level)
+    if room is None:
+        return None, "none that goal macros can fill"
+    stages = RoomStages(level, room, config, clock)
+    pushes = stages.run()
+    entrances = ", ".join(str(cell) for cell in sorted({entry.entrance for entry in room.entries}))
+    if pushes is None:
+        return None, f"room stages: at best {stages.most_in} of {len(room.entries)} boxes in through {entrances}"
+    return expand_pushes(level, pushes), f"room stages: {len(room.entries)} boxes in through {entrances}"

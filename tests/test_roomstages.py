@@ -1,0 +1,98 @@
+"""Room stages: goal rooms with two entrances, their packing entries, and the stage search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import assert_replays, level_of
+from oracle import bfs_pushes
+from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
+
+from sokoasp import SolveConfig, Status, solve
+from sokoasp.goalroom import find_goal_room, goal_rooms
+from sokoasp.level import Cell, Level
+from sokoasp.roomstages import EntranceRoom, find_entrance_room, play_pushes, solve_room_stages
+from sokoasp.session import Clock
+from sokoasp.xsb import read_levels
+
+# Five goals behind two entrances, (3, 2) and (3, 3). The goal at the top of the column is
+# filled from below, so the player must get round the box through the room's lower row; the
+# lower row's goals are filled last, through the lower entrance. No corridor stands for the room
+# (goalroom.find_goal_room: neither entrance alone fills it).
+TWO_DOORS = """\
+#########
+#.#     #
+#.. $$$ #
+#.. $ $ #
+###    @#
+#########
+"""
+
+MICROBAN = Path(__file__).resolve().parents[2] / "shared" / "levels" / "microban_i.sok"
+needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared/levels")
+
+
+def fill_by_entries(level: Level, room: EntranceRoom) -> frozenset[Cell]:
+    """The room's boxes after every entry, each box put on its entrance with the player on the
+    square behind it, the room holding only the boxes of the entries before."""
+    boxes: frozenset[Cell] = frozenset()
+    for entry in room.entries:
+        push = entry.pushes[0]
+        behind = (entry.entrance[0] - push.delta[0], entry.entrance[1] - push.delta[1])
+        after = play_pushes(level.floor, boxes | {entry.entrance}, behind, list(entry.pushes))
+        assert after is not None, entry
+        boxes = after[0]
+    return boxes
+
+
+def test_a_room_with_two_doors_is_filled_through_both() -> None:
+    level = level_of(TWO_DOORS)
+    assert find_goal_room(level) is None
+    room = find_entrance_room(level)
+    assert room is not None
+    assert {entry.entrance for entry in room.entries} == {(3, 2), (3, 3)}
+    assert fill_by_entries(level, room) == level.goals
+    assert room.entries[0].pushes[-1].box == (1, 2)  # the top of the column first, pushed up from below
+
+
+def test_room_stages_solve_a_room_with_two_doors_and_the_plan_replays() -> None:
+    level = level_of(TWO_DOORS)
+    plan, note = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    assert_replays(level, plan)
+    assert note.startswith("room stages: 5 boxes in")
+    optimum = bfs_pushes(TWO_DOORS)
+    assert optimum is not None and plan is not None and sum(c.isupper() for c in plan) >= optimum
+
+
+def test_the_goal_room_phase_takes_room_stages_where_no_corridor_stands_for_the_room() -> None:
+    level = level_of(TWO_DOORS)
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), goal_room=30, max_horizon=60)
+    result = solve(level, config)
+    assert result.status is Status.SOLVED, result.message
+    assert result.stats["goal_room"].startswith("room stages")
+    assert_replays(level, result.plan)
+
+
+def test_room_stages_report_how_far_they_got_when_time_runs_out() -> None:
+    level = level_of(TWO_DOORS)
+    plan, note = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=0.01))
+    assert plan is None
+    assert note.startswith("room stages: at best") and note.endswith("(3, 2), (3, 3)")
+
+
+def test_a_room_that_needs_boxes_parked_has_no_entries() -> None:
+    """Microban 138's room is filled only by parking boxes on the way (goalroom.room_plan); one
+    box at a time, each straight to its goal, fills it through no entrance."""
+    level = level_of(GOAL_ROOM_LEVELS[138])
+    assert goal_rooms(level)
+    assert find_entrance_room(level) is None
+
+
+@needs_shared
+def test_microban_153_is_packed_through_both_of_its_entrances() -> None:
+    level = read_levels(MICROBAN.read_text(), str(MICROBAN))[152]
+    room = find_entrance_room(level)
+    assert room is not None
+    assert {entry.entrance for entry in room.entries} == {(3, 7), (3, 8)}
+    assert fill_by_entries(level, room) == level.goals
