@@ -9,13 +9,15 @@ the rest of the room) and the player can walk out again. Taking goals off only f
 so the greedy order is found whenever any order of one-box entries exists. Each entry k is an
 entrance, a push in from it, and the fixed pushes that take the box on to its goal.
 
-The level is then solved in stages, one per entry, each a short clingo search outside the
-room: stage k pushes some box in at entry k's entrance (``encodings/room-stage.lp``; the room
-is a wall but for the squares just inside the entrances, where a pushed-in box ends), and the
-entry's pushes take it on to its goal. Stages search depth first: a stage that finds no plan
-sends the search back to try another end state of the stage before.
+The level is then solved in stages, one per entry, each a short clingo search: stage k pushes
+some box in at entry k's entrance onto the square just inside (``encodings/room-stage.lp``: no
+box goes further into the room and the boxes in it stay, but the player may walk through it),
+and the entry's pushes take it on to its goal. Stages search depth first, in passes with a
+growing stage time (as ``sokoasp.staged`` does): a stage that finds no plan sends the search
+back to try another end state of the stage before; an end state with a corral, group or freeze
+deadlock after the entry's pushes is turned away while clingo searches.
 
-MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for moves outside the entries,
+MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
 another order, or a box parked in the room cannot be solved this way. Every plan is replayed by
 the simulator from the level's start (``driver.validate``) like every other.
 """
@@ -120,13 +122,16 @@ def packing_entries(level: Level, room: frozenset[Cell], entrances: frozenset[Ce
 
 
 def stage_facts(level: Level, room: EntranceRoom) -> str:
-    """The facts of the floor outside the room plus the squares inside its entrances, which
-    stand as the goals (the dead squares are those from which no box reaches one)."""
-    floor = (level.floor - room.room) | room.insides
-    goals = room.insides
-    stand_in = sorted(floor - goals)[: len(goals)]  # boxes the Level needs; stage-start.lp sets the real ones
-    outline = Level(floor, frozenset(stand_in), goals, sorted(floor - goals - set(stand_in))[0], level.title)
-    return "".join(line + "\n" for line in program_facts(outline).splitlines() if not line.startswith("init(at("))
+    """The level's facts without its boxes and player (stage-start.lp sets them) and with the
+    squares inside the room's entrances as goals too, and the room's squares (room-stage.lp)."""
+    goals = level.goals | room.insides
+    free = sorted(level.floor - goals - level.boxes - {level.player})
+    stand_in = free[: len(goals) - len(level.boxes)]  # a Level has as many boxes as goals; these lines are dropped
+    outline = Level(level.floor, level.boxes | set(stand_in), goals, level.player, level.title)
+    lines = [line for line in program_facts(outline).splitlines() if not line.startswith("init(at(")]
+    lines += [f"room({x},{y})." for x, y in sorted(room.room)]
+    lines += [f"room_inside({x},{y})." for x, y in sorted(room.insides)]
+    return "".join(line + "\n" for line in lines)
 
 
 def cell_atom(name: str, cell: Cell) -> clingo.Symbol:
@@ -148,7 +153,6 @@ class RoomStages:
             self.session.control.load(str(encodings_dir() / name))
         self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # EntryEnds stops
         self.session.ground_base()
-        self.stage_floor = (level.floor - room.room) | room.insides
         self.max_horizon = config.max_horizon
         self.stage_seconds = FIRST_STAGE_SECONDS
         self.pass_end = 0.0
@@ -171,41 +175,36 @@ class RoomStages:
         if k == len(self.room.entries):
             return []
         entry = self.room.entries[k]
-        ends = EntryEnds(boxes & self.stage_floor, lambda pushes: self.after_entry(k, boxes, player, pushes))
+        ends = EntryEnds(boxes, lambda pushes: self.after_entry(k, boxes, player, pushes))
         for _ in range(WIDTH):
             pushes = self.stage(entry, boxes, player, ends)
             if pushes is None:
                 return None
             after = self.after_entry(k, boxes, player, pushes)
             assert after is not None  # EntryEnds kept only such plans
-            rest = self.search(k + 1, after, entry.entrance)
+            rest = self.search(k + 1, *after)
             if rest is not None:
                 return pushes + list(entry.pushes[1:]) + rest
-            ends.avoid.append(end_boxes(boxes & self.stage_floor, pushes))
+            ends.avoid.append(end_boxes(boxes, pushes))
         return None
 
-    def after_entry(self, k: int, boxes: frozenset[Cell], player: Cell, pushes: list[Push]) -> frozenset[Cell] | None:
-        """The boxes after a stage plan and entry ``k``'s pushes, with the player able to walk
-        out of the room (after the last entry: anywhere); None when that fails or the state is
-        dead (a corral, group or freeze deadlock)."""
-        entry = self.room.entries[k]
-        after = play_pushes(self.level.floor, boxes, player, pushes + list(entry.pushes[1:]))
-        if after is None:
-            return None
-        if k + 1 == len(self.room.entries):
-            return after[0]
-        if entry.entrance not in player_region(self.level.floor, after[0], after[1]):
-            return None
-        state = Level(self.level.floor, after[0], self.level.goals, entry.entrance)
+    def after_entry(self, k: int, boxes: frozenset[Cell], player: Cell,
+                    pushes: list[Push]) -> tuple[frozenset[Cell], Cell] | None:
+        """The boxes and the player after a stage plan and entry ``k``'s pushes; None when
+        they cannot be made or the state is dead (a corral, group or freeze deadlock)."""
+        after = play_pushes(self.level.floor, boxes, player, pushes + list(self.room.entries[k].pushes[1:]))
+        if after is None or k + 1 == len(self.room.entries):
+            return after
+        state = Level(self.level.floor, after[0], self.level.goals, after[1])
         if dead_fence(state) is not None or dead_group(state) is not None or dead_freeze(state) is not None:
             return None
-        return after[0]
+        return after
 
     def stage(self, entry: Entry, boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
         """The pushes of a stage plan that pushes a box in at ``entry`` and that ``ends``
         keeps; None when none is found in the stage time."""
         control = self.session.control
-        for cell in sorted(self.stage_floor):
+        for cell in sorted(self.level.floor):
             control.assign_external(cell_atom("start_box", cell), cell in boxes)
             control.assign_external(cell_atom("start_player", cell), cell == player)
         for inside in sorted(self.room.insides):
