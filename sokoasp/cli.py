@@ -88,8 +88,10 @@ def cli() -> None:
               help="Levels whose goals all lie in a room with one entrance and no box inside: first spend up to "
               "SECONDS on the level with that room packed by goal macros (each box pushed in goes straight to its "
               "goal, in a packing order found backwards; Rolling Stone, YASS; its stages run forwards only), then "
-              "the rest on the level itself. "
-              "May lose solutions, never optimal; other levels skip this phase.")
+              "the rest on the level itself. Where no corridor can stand for the room (two entrances both "
+              "needed, say), the SECONDS go to room stages: one short search per box into the room, each box "
+              "then taken to its goal by fixed pushes. "
+              "May lose solutions, never optimal; levels without such a room skip this phase.")
 @click.option("--interleave", type=click.IntRange(1), default=1, show_default=True, metavar="N",
               help="Jump families (push-jump, push-macro, push-macro-parallel, push-route, pull-route): ask N "
               "horizons of the schedule in turn, in time slices that favour the shorter ones (Rintanen 2004's "

@@ -176,32 +176,52 @@ def path_between(floor: frozenset[Cell], sources: frozenset[Cell], targets: froz
     return []
 
 
+@dataclass(frozen=True)
+class Entry:
+    """A box into a goal room: pushed from ``entrance`` by ``pushes[0]`` onto the square
+    inside, then on to its goal by the rest."""
+
+    entrance: Cell
+    pushes: tuple[Push, ...]
+
+    @property
+    def inside(self) -> Cell:
+        return add(self.entrance, self.pushes[0].delta)
+
+
 def packing_macros(level: Level, room: frozenset[Cell], entrance: Cell, stand: Cell) -> tuple[tuple[Push, ...], ...]:
-    """Each goal's macro in packing order, found backwards (the goal filled last first); empty
-    when some goal cannot be filled."""
-    floor = room | {entrance, stand}
-    unfilled, macros = set(level.goals), []
-    while unfilled:
-        # the goal filled last need not let the player walk out again; the others must
-        walk_out = None if len(unfilled) == len(level.goals) else entrance
-        found = fill_last(floor, frozenset(unfilled), entrance, stand, walk_out)
+    """Each goal's macro in packing order through one entrance (pushed in from ``stand``);
+    empty when some goal cannot be filled."""
+    return tuple(entry.pushes for entry in packing_entries(level.goals, room, [(entrance, stand)]))
+
+
+def packing_entries(goals: frozenset[Cell], room: frozenset[Cell], ways: list[tuple[Cell, Cell]]) -> tuple[Entry, ...]:
+    """The entries that fill ``goals`` in packing order, each box pushed in at one of the
+    ``ways`` (entrance, square the player pushes from), found backwards: the goal filled last
+    first, the first that a lone box pushed in can reach with every other goal filled (as walls)
+    and the player able to walk out again (but after the last). Empty when some goal cannot be
+    filled."""
+    filled, backwards = set(goals), list[Entry]()
+    while filled:
+        walk_out = len(filled) < len(goals)
+        found = next(fill_last(room, frozenset(filled), ways, walk_out), None)
         if found is None:
             return ()
-        goal, pushes = found
-        unfilled.discard(goal)
-        macros.append(tuple(pushes))
-    return tuple(reversed(macros))
+        filled.discard(found[0])
+        backwards.append(found[1])
+    return tuple(reversed(backwards))
 
 
-def fill_last(floor: frozenset[Cell], unfilled: frozenset[Cell], entrance: Cell, stand: Cell,
-              walk_out: Cell | None) -> tuple[Cell, list[Push]] | None:
-    """A goal of ``unfilled`` that a box pushed in from the entrance can fill with the others
-    filled, and its fewest pushes."""
-    for goal in sorted(unfilled):
-        pushes = fewest_pushes(floor, unfilled - {goal}, entrance, stand, goal, walk_out)
-        if pushes is not None:
-            return goal, pushes
-    return None
+def fill_last(room: frozenset[Cell], filled: frozenset[Cell], ways: list[tuple[Cell, Cell]],
+              walk_out: bool) -> Iterator[tuple[Cell, Entry]]:
+    """The goals of ``filled`` that a box pushed in at one of ``ways`` can fill with the others
+    filled, each with its fewest pushes."""
+    for goal in sorted(filled):
+        for entrance, stand in ways:
+            pushes = fewest_pushes(room | {entrance, stand}, filled - {goal}, entrance, stand, goal,
+                                   entrance if walk_out else None)
+            if pushes is not None:
+                yield goal, Entry(entrance, tuple(pushes))
 
 
 RoomKey = tuple[int, int]  # the boxes in the room and the lowest bit of the player's region

@@ -32,10 +32,10 @@ import clingo
 
 from .deadlocks import dead_fence, dead_freeze, dead_group
 from .families import encodings_dir, get_encoding
-from .goalroom import goal_rooms, two_entrance_rooms
+from .goalroom import Entry, goal_rooms, packing_entries, two_entrance_rooms
 from .instance import program_facts
 from .level import DIRECTIONS, Cell, Level, add
-from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
+from .plans import PlanExtractor, Push, expand_pushes, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
 
@@ -44,19 +44,6 @@ PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "p
 WIDTH = 3  # end states tried per stage before backtracking
 FIRST_STAGE_SECONDS = 0.5  # a stage's time in the first pass; each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times
-
-
-@dataclass(frozen=True)
-class Entry:
-    """The k-th box into the room: pushed from ``entrance`` by ``pushes[0]`` onto the square
-    inside, then on to its goal by the rest."""
-
-    entrance: Cell
-    pushes: tuple[Push, ...]
-
-    @property
-    def inside(self) -> Cell:
-        return add(self.entrance, self.pushes[0].delta)
 
 
 @dataclass(frozen=True)
@@ -83,7 +70,7 @@ def find_entrance_room(level: Level) -> EntranceRoom | None:
     rooms = [(room, frozenset({entrance})) for entrance, room in goal_rooms(level)]
     rooms += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
     for room, entrances in sorted(rooms, key=lambda item: (len(item[0]), sorted(item[1]))):
-        entries = packing_entries(level, room, entrances)
+        entries = packing_entries(level.goals, room, list(entry_ways(level, room, entrances)))
         if entries:
             return EntranceRoom(room, entries)
     return None
@@ -96,29 +83,6 @@ def entry_ways(level: Level, room: frozenset[Cell], entrances: frozenset[Cell]) 
             stand = add(entrance, (-delta[0], -delta[1]))
             if add(entrance, delta) in room and stand in level.floor and stand not in room:
                 yield entrance, stand
-
-
-def packing_entries(level: Level, room: frozenset[Cell], entrances: frozenset[Cell]) -> tuple[Entry, ...]:
-    """The entries in packing order, found backwards; empty when some goal cannot be filled."""
-    ways = list(entry_ways(level, room, entrances))
-    filled, backwards = set(level.goals), list[Entry]()
-    while filled:
-        last = len(filled) == len(level.goals)  # the goal filled last need not let the player walk out
-        found = None
-        for goal in sorted(filled):
-            for entrance, stand in ways:
-                floor = room | {entrance, stand}
-                pushes = fewest_pushes(floor, frozenset(filled - {goal}), entrance, stand, goal, None if last else entrance)
-                if pushes:
-                    found = goal, Entry(entrance, tuple(pushes))
-                    break
-            if found:
-                break
-        if found is None:
-            return ()
-        filled.discard(found[0])
-        backwards.append(found[1])
-    return tuple(reversed(backwards))
 
 
 def stage_facts(level: Level, room: EntranceRoom) -> str:
