@@ -188,6 +188,10 @@ class Entry:
     def inside(self) -> Cell:
         return add(self.entrance, self.pushes[0].delta)
 
+    @property
+    def goal(self) -> Cell:
+        return add(self.pushes[-1].box, self.pushes[-1].delta)
+
 
 def packing_macros(level: Level, room: frozenset[Cell], entrance: Cell, stand: Cell) -> tuple[tuple[Push, ...], ...]:
     """Each goal's macro in packing order through one entrance (pushed in from ``stand``);
@@ -195,16 +199,17 @@ def packing_macros(level: Level, room: frozenset[Cell], entrance: Cell, stand: C
     return tuple(entry.pushes for entry in packing_entries(level.goals, room, [(entrance, stand)]))
 
 
-def packing_entries(goals: frozenset[Cell], room: frozenset[Cell], ways: list[tuple[Cell, Cell]]) -> tuple[Entry, ...]:
+def packing_entries(goals: frozenset[Cell], room: frozenset[Cell], ways: list[tuple[Cell, Cell]],
+                    kept: frozenset[Cell] = frozenset()) -> tuple[Entry, ...]:
     """The entries that fill ``goals`` in packing order, each box pushed in at one of the
     ``ways`` (entrance, square the player pushes from), found backwards: the goal filled last
     first, the first that a lone box pushed in can reach with every other goal filled (as walls)
-    and the player able to walk out again (but after the last). Empty when some goal cannot be
-    filled."""
+    and the player able to walk out again (but after the last). The goals ``kept`` are filled
+    before the first entry. Empty when some goal cannot be filled."""
     filled, backwards = set(goals), list[Entry]()
-    while filled:
+    while filled - kept:
         walk_out = len(filled) < len(goals)
-        found = next(fill_last(room, frozenset(filled), ways, walk_out), None)
+        found = next(fill_last(room, frozenset(filled), ways, walk_out, kept), None)
         if found is None:
             return ()
         filled.discard(found[0])
@@ -213,10 +218,10 @@ def packing_entries(goals: frozenset[Cell], room: frozenset[Cell], ways: list[tu
 
 
 def fill_last(room: frozenset[Cell], filled: frozenset[Cell], ways: list[tuple[Cell, Cell]],
-              walk_out: bool) -> Iterator[tuple[Cell, Entry]]:
-    """The goals of ``filled`` that a box pushed in at one of ``ways`` can fill with the others
-    filled, each with its fewest pushes."""
-    for goal in sorted(filled):
+              walk_out: bool, kept: frozenset[Cell] = frozenset()) -> Iterator[tuple[Cell, Entry]]:
+    """The goals of ``filled`` (but ``kept``) that a box pushed in at one of ``ways`` can fill
+    with the others filled, each with its fewest pushes."""
+    for goal in sorted(filled - kept):
         for entrance, stand in ways:
             pushes = fewest_pushes(room | {entrance, stand}, filled - {goal}, entrance, stand, goal,
                                    entrance if walk_out else None)

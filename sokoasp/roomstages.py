@@ -2,20 +2,21 @@
 YASS's packing order, for rooms that ``sokoasp.goalroom`` cannot replace by a corridor).
 
 A room holds every goal, no box and not the player, and is cut off from the rest of the floor
-by one or two entrance squares. Its packing order is found backwards, as for one entrance:
-from the full room, a goal is taken off last when a box pushed in from some entrance can be
-brought to it with every other goal filled (the filled goals are walls, the player walks round
-the rest of the room) and the player can walk out again. Taking goals off only frees the room,
-so the greedy order is found whenever any order of one-box entries exists. Each entry k is an
-entrance, a push in from it, and the fixed pushes that take the box on to its goal.
+by one or two entrance squares. An entry is a push in from an entrance and the fixed pushes
+that take the box on to a goal, a lone box in the room with the filled goals as walls (the
+player walks round the rest of the room and can walk out again). A room is taken when some
+packing order of entries fills it (``goalroom.packing_entries``, found backwards).
 
-The level is then solved in stages, one per entry, each a short clingo search: stage k pushes
-some box in at entry k's entrance onto the square just inside (``encodings/room-stage.lp``: no
-box goes further into the room and the boxes in it stay, but the player may walk through it),
-and the entry's pushes take it on to its goal. Stages search depth first, in passes with a
-growing stage time (as ``sokoasp.staged`` does): a stage that finds no plan sends the search
-back to try another end state of the stage before; an end state with a corral, group or freeze
-deadlock after the entry's pushes is turned away while clingo searches.
+The level is then solved in stages, one per box into the room, each a short clingo search:
+a stage pushes some box in onto the square just inside an entrance (``encodings/room-stage.lp``:
+no box goes further into the room and the boxes in it stay, but the player may walk through
+it), and the entry's pushes take it on to its goal. The entries a stage may make are those
+after which some order of entries still fills the rest (``next_entries``: through either
+entrance, so the boxes near each come in when they can), one per inside square, to the goal
+earliest in the packing order. Stages search depth first, in passes with a growing stage time
+(as ``sokoasp.staged`` does): a stage that finds no plan sends the search back to try another
+end state of the stage before; an end state with a corral, group or freeze deadlock after the
+entry's pushes is turned away while clingo searches.
 
 MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
 another order, or a box parked in the room cannot be solved this way. Every plan is replayed by
@@ -27,6 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import clingo
 
@@ -35,7 +37,7 @@ from .families import encodings_dir, get_encoding
 from .goalroom import Entry, goal_rooms, packing_entries, two_entrance_rooms
 from .instance import program_facts
 from .level import DIRECTIONS, Cell, Level, add
-from .plans import PlanExtractor, Push, expand_pushes, push_sequence
+from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
 
@@ -48,12 +50,48 @@ PASS_STAGES = 16  # a pass ends after this many stage times
 
 @dataclass(frozen=True)
 class EntranceRoom:
+    """A goal room, the ways into it (entrance, square the player pushes from) and one packing
+    order of entries through them, which shows that entries can fill it."""
+
     room: frozenset[Cell]
-    entries: tuple[Entry, ...]  # in packing order
+    goals: frozenset[Cell]
+    ways: tuple[tuple[Cell, Cell], ...]
+    order: tuple[Entry, ...]
 
     @property
     def insides(self) -> frozenset[Cell]:
-        return frozenset(entry.inside for entry in self.entries)
+        return frozenset(add(entrance, (entrance[0] - stand[0], entrance[1] - stand[1])) for entrance, stand in self.ways)
+
+    @property
+    def entrances(self) -> list[Cell]:
+        return sorted({entrance for entrance, _ in self.ways})
+
+
+@lru_cache(maxsize=4096)
+def next_entries(room: EntranceRoom, filled: frozenset[Cell]) -> dict[Cell, Entry]:
+    """The entries that may come next with the goals ``filled``, by the square inside their
+    entrance: for each, the entry to the goal earliest in the packing order that a box pushed
+    in there reaches (the filled goals as walls, the player able to walk out again but after
+    the last) and after which the other goals can still be filled."""
+    rank = {entry.goal: k for k, entry in enumerate(room.order)}
+    found: dict[Cell, Entry] = {}
+    for goal in sorted(room.goals - filled, key=rank.__getitem__):
+        after = filled | {goal}
+        if not can_complete(room, after):
+            continue
+        for entrance, stand in room.ways:
+            inside = add(entrance, (entrance[0] - stand[0], entrance[1] - stand[1]))
+            walk_out = entrance if after != room.goals else None
+            pushes = None if inside in found else fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out)
+            if pushes:
+                found[inside] = Entry(entrance, tuple(pushes))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def can_complete(room: EntranceRoom, filled: frozenset[Cell]) -> bool:
+    """Whether entries can fill the other goals with ``filled`` filled first."""
+    return filled == room.goals or bool(packing_entries(room.goals, room.room, list(room.ways), filled))
 
 
 def room_family(config: SolveConfig) -> str:
@@ -70,9 +108,10 @@ def find_entrance_room(level: Level) -> EntranceRoom | None:
     rooms = [(room, frozenset({entrance})) for entrance, room in goal_rooms(level)]
     rooms += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
     for room, entrances in sorted(rooms, key=lambda item: (len(item[0]), sorted(item[1]))):
-        entries = packing_entries(level.goals, room, list(entry_ways(level, room, entrances)))
-        if entries:
-            return EntranceRoom(room, entries)
+        ways = tuple(entry_ways(level, room, entrances))
+        order = packing_entries(level.goals, room, list(ways))
+        if order:
+            return EntranceRoom(room, level.goals, ways, order)
     return None
 
 
@@ -133,46 +172,55 @@ class RoomStages:
         return None
 
     def search(self, k: int, boxes: frozenset[Cell], player: Cell) -> list[Push] | None:
-        """Pushes from the state (``boxes``, ``player``) before entry ``k`` that fill the room:
-        up to ``WIDTH`` stage plans for the entry, each followed depth first."""
+        """Pushes from the state (``boxes``, ``player``) with ``k`` boxes in the room that fill
+        it: up to ``WIDTH`` stage plans for the entries that may come next, each followed
+        depth first."""
         self.most_in = max(self.most_in, k)
-        if k == len(self.room.entries):
+        if k == len(self.room.goals):
             return []
-        entry = self.room.entries[k]
-        ends = EntryEnds(boxes, lambda pushes: self.after_entry(k, boxes, player, pushes))
+        options = next_entries(self.room, boxes & self.room.goals)
+        ends = EntryEnds(boxes, lambda pushes: self.after_entry(options, boxes, player, pushes))
         for _ in range(WIDTH):
-            pushes = self.stage(entry, boxes, player, ends)
+            pushes = self.stage(options, boxes, player, ends)
             if pushes is None:
                 return None
-            after = self.after_entry(k, boxes, player, pushes)
-            assert after is not None  # EntryEnds kept only such plans
+            found = self.after_entry(options, boxes, player, pushes)
+            assert found is not None  # EntryEnds kept only such plans
+            entry, after = found
             rest = self.search(k + 1, *after)
             if rest is not None:
                 return pushes + list(entry.pushes[1:]) + rest
             ends.avoid.append(end_boxes(boxes, pushes))
         return None
 
-    def after_entry(self, k: int, boxes: frozenset[Cell], player: Cell,
-                    pushes: list[Push]) -> tuple[frozenset[Cell], Cell] | None:
-        """The boxes and the player after a stage plan and entry ``k``'s pushes; None when
-        they cannot be made or the state is dead (a corral, group or freeze deadlock)."""
-        after = play_pushes(self.level.floor, boxes, player, pushes + list(self.room.entries[k].pushes[1:]))
-        if after is None or k + 1 == len(self.room.entries):
-            return after
+    def after_entry(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell,
+                    pushes: list[Push]) -> tuple[Entry, tuple[frozenset[Cell], Cell]] | None:
+        """The entry a stage plan makes (by the square its box was pushed in onto) and the boxes
+        and player after the entry's pushes; None when they cannot be made or the state is dead
+        (a corral, group or freeze deadlock)."""
+        inside = next(iter((end_boxes(boxes, pushes) - boxes) & frozenset(options)), None)
+        if inside is None:
+            return None
+        entry = options[inside]
+        after = play_pushes(self.level.floor, boxes, player, pushes + list(entry.pushes[1:]))
+        if after is None or after[0] == self.room.goals:
+            return None if after is None else (entry, after)
         state = Level(self.level.floor, after[0], self.level.goals, after[1])
         if dead_fence(state) is not None or dead_group(state) is not None or dead_freeze(state) is not None:
             return None
-        return after
+        return entry, after
 
-    def stage(self, entry: Entry, boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
-        """The pushes of a stage plan that pushes a box in at ``entry`` and that ``ends``
-        keeps; None when none is found in the stage time."""
+    def stage(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
+        """The pushes of a stage plan that pushes a box in onto the inside square of one of the
+        ``options`` and that ``ends`` keeps; None when none is found in the stage time."""
+        if not options:
+            return None
         control = self.session.control
         for cell in sorted(self.level.floor):
             control.assign_external(cell_atom("start_box", cell), cell in boxes)
             control.assign_external(cell_atom("start_player", cell), cell == player)
         for inside in sorted(self.room.insides):
-            control.assign_external(cell_atom("room_target", inside), inside == entry.inside)
+            control.assign_external(cell_atom("room_target", inside), inside in options)
         clock = Clock(limit=min(self.stage_seconds, self.clock_left(), self.pass_end - time.perf_counter()))
         self.session.extractor, self.session.clock = ends, clock
         try:
@@ -248,7 +296,7 @@ def solve_room_stages(level: Level, config: SolveConfig, clock: Clock) -> tuple[
         return None, "none that goal macros can fill"
     stages = RoomStages(level, room, config, clock)
     pushes = stages.run()
-    entrances = ", ".join(str(cell) for cell in sorted({entry.entrance for entry in room.entries}))
+    entrances = ", ".join(str(cell) for cell in room.entrances)
     if pushes is None:
-        return None, f"room stages: at best {stages.most_in} of {len(room.entries)} boxes in through {entrances}"
-    return expand_pushes(level, pushes), f"room stages: {len(room.entries)} boxes in through {entrances}"
+        return None, f"room stages: at best {stages.most_in} of {len(room.goals)} boxes in through {entrances}"
+    return expand_pushes(level, pushes), f"room stages: {len(room.goals)} boxes in through {entrances}"

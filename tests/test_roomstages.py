@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,9 @@ from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.goalroom import find_goal_room, goal_rooms
-from sokoasp.level import Cell, Level
-from sokoasp.roomstages import EntranceRoom, find_entrance_room, play_pushes, solve_room_stages
+from sokoasp.level import Cell, Level, add
+from sokoasp.plans import fewest_pushes
+from sokoasp.roomstages import EntranceRoom, find_entrance_room, next_entries, play_pushes, solve_room_stages
 from sokoasp.session import Clock
 from sokoasp.xsb import read_levels
 
@@ -37,7 +39,7 @@ def fill_by_entries(level: Level, room: EntranceRoom) -> frozenset[Cell]:
     """The room's boxes after every entry, each box put on its entrance with the player on the
     square behind it, the room holding only the boxes of the entries before."""
     boxes: frozenset[Cell] = frozenset()
-    for entry in room.entries:
+    for entry in room.order:
         push = entry.pushes[0]
         behind = (entry.entrance[0] - push.delta[0], entry.entrance[1] - push.delta[1])
         after = play_pushes(level.floor, boxes | {entry.entrance}, behind, list(entry.pushes))
@@ -51,9 +53,42 @@ def test_a_room_with_two_doors_is_filled_through_both() -> None:
     assert find_goal_room(level) is None
     room = find_entrance_room(level)
     assert room is not None
-    assert {entry.entrance for entry in room.entries} == {(3, 2), (3, 3)}
+    assert {entry.entrance for entry in room.order} == {(3, 2), (3, 3)}
     assert fill_by_entries(level, room) == level.goals
-    assert room.entries[0].pushes[-1].box == (1, 2)  # the top of the column first, pushed up from below
+    assert room.order[0].pushes[-1].box == (1, 2)  # the top of the column first, pushed up from below
+
+
+def test_the_entries_offered_next_are_those_after_which_some_order_fills_the_rest() -> None:
+    """Against trying every order of the goals left (not the backward greedy): from every set of
+    filled goals the entries reach, an inside square is offered exactly when a box pushed in
+    there can fill some goal after which an order of one-box entries fills the rest."""
+    level = level_of(TWO_DOORS)
+    room = find_entrance_room(level)
+    assert room is not None
+
+    def fills(filled: frozenset[Cell], goal: Cell, way: tuple[Cell, Cell]) -> bool:
+        entrance, stand = way
+        walk_out = entrance if len(filled) + 1 < len(room.goals) else None
+        return fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out) is not None
+
+    @functools.cache
+    def completes(filled: frozenset[Cell]) -> bool:
+        return filled == room.goals or any(fills(filled, goal, way) and completes(filled | {goal})
+                                           for goal in room.goals - filled for way in room.ways)
+
+    seen, todo = {frozenset()}, [frozenset[Cell]()]
+    while todo:
+        filled = todo.pop()
+        offered = next_entries(room, filled)
+        expected = {add(way[0], (way[0][0] - way[1][0], way[0][1] - way[1][1])) for way in room.ways
+                    for goal in room.goals - filled if fills(filled, goal, way) and completes(filled | {goal})}
+        assert set(offered) == expected, filled
+        for entry in offered.values():
+            assert completes(filled | {entry.goal})
+            if filled | {entry.goal} not in seen:
+                seen.add(filled | {entry.goal})
+                todo.append(filled | {entry.goal})
+    assert room.goals in seen and len(seen) > len(room.goals) + 1  # more than the one packing order
 
 
 def test_room_stages_solve_a_room_with_two_doors_and_the_plan_replays() -> None:
@@ -94,5 +129,5 @@ def test_microban_153_is_packed_through_both_of_its_entrances() -> None:
     level = read_levels(MICROBAN.read_text(), str(MICROBAN))[152]
     room = find_entrance_room(level)
     assert room is not None
-    assert {entry.entrance for entry in room.entries} == {(3, 7), (3, 8)}
+    assert {entry.entrance for entry in room.order} == {(3, 7), (3, 8)}
     assert fill_by_entries(level, room) == level.goals
