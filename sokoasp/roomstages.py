@@ -40,12 +40,11 @@ from .level import DIRECTIONS, Cell, Level, add
 from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
+from .staged import PASS_STAGES, WIDTH
 
 STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
 PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
-WIDTH = 3  # end states tried per stage before backtracking
-FIRST_STAGE_SECONDS = 0.5  # a stage's time in the first pass; each pass doubles it
-PASS_STAGES = 16  # a pass ends after this many stage times
+FIRST_STAGE_SECONDS = 0.5  # a stage's time in the first pass; each pass doubles it (as staged.py's, which starts at 0.25 s)
 
 
 @dataclass(frozen=True)
@@ -60,11 +59,17 @@ class EntranceRoom:
 
     @property
     def insides(self) -> frozenset[Cell]:
-        return frozenset(add(entrance, (entrance[0] - stand[0], entrance[1] - stand[1])) for entrance, stand in self.ways)
+        return frozenset(inside_of(way) for way in self.ways)
 
     @property
     def entrances(self) -> list[Cell]:
         return sorted({entrance for entrance, _ in self.ways})
+
+
+def inside_of(way: tuple[Cell, Cell]) -> Cell:
+    """The square a box pushed in at ``way`` (entrance, square the player pushes from) lands on."""
+    entrance, stand = way
+    return add(entrance, (entrance[0] - stand[0], entrance[1] - stand[1]))
 
 
 @lru_cache(maxsize=4096)
@@ -80,7 +85,7 @@ def next_entries(room: EntranceRoom, filled: frozenset[Cell]) -> dict[Cell, Entr
         if not can_complete(room, after):
             continue
         for entrance, stand in room.ways:
-            inside = add(entrance, (entrance[0] - stand[0], entrance[1] - stand[1]))
+            inside = inside_of((entrance, stand))
             walk_out = entrance if after != room.goals else None
             pushes = None if inside in found else fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out)
             if pushes:

@@ -12,9 +12,9 @@ from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.goalroom import find_goal_room, goal_rooms
-from sokoasp.level import Cell, Level, add
+from sokoasp.level import Cell, Level
 from sokoasp.plans import fewest_pushes
-from sokoasp.roomstages import EntranceRoom, find_entrance_room, next_entries, play_pushes, solve_room_stages
+from sokoasp.roomstages import EntranceRoom, find_entrance_room, inside_of, next_entries, play_pushes, solve_room_stages
 from sokoasp.session import Clock
 from sokoasp.xsb import read_levels
 
@@ -80,7 +80,7 @@ def test_the_entries_offered_next_are_those_after_which_some_order_fills_the_res
     while todo:
         filled = todo.pop()
         offered = next_entries(room, filled)
-        expected = {add(way[0], (way[0][0] - way[1][0], way[0][1] - way[1][1])) for way in room.ways
+        expected = {inside_of(way) for way in room.ways
                     for goal in room.goals - filled if fills(filled, goal, way) and completes(filled | {goal})}
         assert set(offered) == expected, filled
         for entry in offered.values():
