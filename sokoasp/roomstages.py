@@ -40,7 +40,7 @@ from .level import DIRECTIONS, Cell, Level, add
 from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
-from .staged import PASS_STAGES, WIDTH
+from .staged import PASS_STAGES, WIDTH, assign_start
 
 STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
 PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
@@ -142,10 +142,6 @@ def stage_facts(level: Level, room: EntranceRoom) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def cell_atom(name: str, cell: Cell) -> clingo.Symbol:
-    return clingo.Function(name, [clingo.Number(cell[0]), clingo.Number(cell[1])])
-
-
 class RoomStages:
     """The stage search for one level and its room: one clingo session serves every stage (the
     state and the entry are external atoms). Searched in passes, as the staged search is: each
@@ -187,11 +183,9 @@ class RoomStages:
         ends = EntryEnds(boxes, lambda pushes: self.after_entry(options, boxes, player, pushes))
         for _ in range(WIDTH):
             pushes = self.stage(options, boxes, player, ends)
-            if pushes is None:
+            if pushes is None or ends.kept is None:
                 return None
-            found = self.after_entry(options, boxes, player, pushes)
-            assert found is not None  # EntryEnds kept only such plans
-            entry, after = found
+            entry, after = ends.kept
             rest = self.search(k + 1, *after)
             if rest is not None:
                 return pushes + list(entry.pushes[1:]) + rest
@@ -199,7 +193,7 @@ class RoomStages:
         return None
 
     def after_entry(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell,
-                    pushes: list[Push]) -> tuple[Entry, tuple[frozenset[Cell], Cell]] | None:
+                    pushes: list[Push]) -> Entered | None:
         """The entry a stage plan makes (by the square its box was pushed in onto) and the boxes
         and player after the entry's pushes; None when they cannot be made or the state is dead
         (a corral, group or freeze deadlock)."""
@@ -208,10 +202,10 @@ class RoomStages:
             return None
         entry = options[inside]
         after = play_pushes(self.level.floor, boxes, player, pushes + list(entry.pushes[1:]))
-        if after is None or after[0] == self.room.goals:
-            return None if after is None else (entry, after)
+        if after is None:
+            return None
         state = Level(self.level.floor, after[0], self.level.goals, after[1])
-        if dead_fence(state) is not None or dead_group(state) is not None or dead_freeze(state) is not None:
+        if after[0] != self.room.goals and is_dead(state):
             return None
         return entry, after
 
@@ -221,11 +215,9 @@ class RoomStages:
         if not options:
             return None
         control = self.session.control
-        for cell in sorted(self.level.floor):
-            control.assign_external(cell_atom("start_box", cell), cell in boxes)
-            control.assign_external(cell_atom("start_player", cell), cell == player)
+        assign_start(control, sorted(self.level.floor), boxes, player)
         for inside in sorted(self.room.insides):
-            control.assign_external(cell_atom("room_target", inside), inside in options)
+            control.assign_external(clingo.Function("room_target", [clingo.Number(c) for c in inside]), inside in options)
         clock = Clock(limit=min(self.stage_seconds, self.clock_left(), self.pass_end - time.perf_counter()))
         self.session.extractor, self.session.clock = ends, clock
         try:
@@ -246,25 +238,36 @@ class RoomStages:
         return float("inf") if remaining is None else remaining
 
 
+def is_dead(state: Level) -> bool:
+    """A corral, group or freeze deadlock in ``state`` (sokoasp.deadlocks)."""
+    return dead_fence(state) is not None or dead_group(state) is not None or dead_freeze(state) is not None
+
+
 def box_atom(cell: Cell, horizon: int) -> clingo.Symbol:
     return clingo.Function("box", [clingo.Number(cell[0]), clingo.Number(cell[1]), clingo.Number(horizon)])
 
 
-class EntryEnds(PlanExtractor):
-    """Keeps the first model whose pushes (from the boxes on ``start``) ``keeps`` accepts and
-    that ends in none of the ``avoid`` box sets; every other model's end boxes become a nogood and clingo goes on."""
+Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it
 
-    def __init__(self, start: frozenset[Cell], keeps: Callable[[list[Push]], object]) -> None:
+
+class EntryEnds(PlanExtractor):
+    """Keeps the first model that ends in none of the ``avoid`` box sets and whose pushes (from
+    the boxes on ``start``) ``keeps`` makes an entry of (``kept``); every other model's end
+    boxes become a nogood and clingo goes on."""
+
+    def __init__(self, start: frozenset[Cell], keeps: Callable[[list[Push]], Entered | None]) -> None:
         super().__init__()
         self.start, self.keeps = start, keeps
         self.avoid: list[frozenset[Cell]] = []
         self.horizon = 0
+        self.kept: Entered | None = None
 
     def on_model(self, model: clingo.Model) -> bool:
         symbols = list(model.symbols(shown=True))
         pushes = push_sequence(symbols)
         end = end_boxes(self.start, pushes)
-        if end in self.avoid or self.keeps(pushes) is None:
+        self.kept = None if end in self.avoid else self.keeps(pushes)
+        if self.kept is None:
             model.context.add_nogood([(box_atom(cell, self.horizon), True) for cell in sorted(end)])
             return True
         self.symbols, self.found = symbols, True

@@ -318,10 +318,7 @@ class StageSession:
 
     def switch(self, state: Level, goal: StageGoal) -> None:
         control = self.session.control
-        for cell in self.floor:
-            control.assign_external(clingo.Function("start_box", [clingo.Number(c) for c in cell]), cell in state.boxes)
-            player = cell == state.player and not goal.player_anywhere
-            control.assign_external(clingo.Function("start_player", [clingo.Number(c) for c in cell]), player)
+        assign_start(control, self.floor, state.boxes, None if goal.player_anywhere else state.player)
         for count in range(1, self.goal_count + 1):
             control.assign_external(clingo.Function("need", [clingo.Number(count)]), count == goal.need)
         control.assign_external(clingo.Function("keep_live"), goal.keep_live)
@@ -346,6 +343,14 @@ class StageSession:
             if outcome:
                 return ends.kept
         return None
+
+
+def assign_start(control: clingo.Control, floor: list[Cell], boxes: frozenset[Cell], player: Cell | None) -> None:
+    """Switch stage-start.lp's externals to a state: the boxes, and the player (None: anywhere)."""
+    for cell in floor:
+        numbers = [clingo.Number(c) for c in cell]
+        control.assign_external(clingo.Function("start_box", numbers), cell in boxes)
+        control.assign_external(clingo.Function("start_player", numbers), cell == player)
 
 
 def plan_stage(state: Level, goal: StageGoal, config: SolveConfig, clock: Clock) -> str | None:
