@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,17 @@ from sokoasp import SolveConfig, Status, solve
 from sokoasp.goalroom import find_goal_room, goal_rooms
 from sokoasp.level import Cell, Level
 from sokoasp.plans import fewest_pushes
-from sokoasp.roomstages import EntranceRoom, find_entrance_room, inside_of, next_entries, play_pushes, solve_room_stages
+from sokoasp.roomstages import (
+    EntranceRoom,
+    EntryEnds,
+    RoomStages,
+    end_boxes,
+    find_entrance_room,
+    inside_of,
+    next_entries,
+    play_pushes,
+    solve_room_stages,
+)
 from sokoasp.session import Clock
 from sokoasp.xsb import read_levels
 
@@ -98,6 +109,22 @@ def test_room_stages_solve_a_room_with_two_doors_and_the_plan_replays() -> None:
     assert note.startswith("room stages: 5 boxes in")
     optimum = bfs_pushes(TWO_DOORS)
     assert optimum is not None and plan is not None and sum(c.isupper() for c in plan) >= optimum
+
+
+def test_a_stage_plan_pushes_one_box_in_at_an_offered_entry_by_the_encoding_alone() -> None:
+    """room-stage.lp itself (Python accepting every model): the plan ends with exactly one box
+    newly on an inside square, one of those offered, and none on another."""
+    level = level_of(TWO_DOORS)
+    room = find_entrance_room(level)
+    assert room is not None
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=30))
+    stages.pass_end = time.perf_counter() + 30
+    options = next_entries(room, frozenset())
+    anything = (next(iter(options.values())), (level.boxes, level.player))
+    pushes = stages.stage(options, level.boxes, level.player, EntryEnds(level.boxes, lambda _: anything))
+    assert pushes is not None
+    pushed_in = (end_boxes(level.boxes, pushes) - level.boxes) & room.insides
+    assert len(pushed_in) == 1 and pushed_in <= set(options)
 
 
 def test_the_goal_room_phase_takes_room_stages_where_no_corridor_stands_for_the_room() -> None:
