@@ -40,7 +40,7 @@ from .level import DIRECTIONS, Cell, Level, add
 from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
-from .staged import PASS_STAGES, WIDTH, assign_start
+from .staged import PASS_STAGES, WIDTH, assign_start, atom
 
 STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
 PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
@@ -158,6 +158,7 @@ class RoomStages:
         self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # EntryEnds stops
         self.session.ground_base()
         self.max_horizon = config.max_horizon
+        self.floor = sorted(level.floor)  # the cells whose stage-start externals each stage sets
         self.stage_seconds = FIRST_STAGE_SECONDS
         self.pass_end = 0.0
         self.most_in = 0  # the most boxes any pass brought into the room
@@ -215,7 +216,7 @@ class RoomStages:
         if not options:
             return None
         control = self.session.control
-        assign_start(control, sorted(self.level.floor), boxes, player)
+        assign_start(control, self.floor, boxes, player)
         for inside in sorted(self.room.insides):
             control.assign_external(clingo.Function("room_target", [clingo.Number(c) for c in inside]), inside in options)
         clock = Clock(limit=min(self.stage_seconds, self.clock_left(), self.pass_end - time.perf_counter()))
@@ -243,10 +244,6 @@ def is_dead(state: Level) -> bool:
     return dead_fence(state) is not None or dead_group(state) is not None or dead_freeze(state) is not None
 
 
-def box_atom(cell: Cell, horizon: int) -> clingo.Symbol:
-    return clingo.Function("box", [clingo.Number(cell[0]), clingo.Number(cell[1]), clingo.Number(horizon)])
-
-
 Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it
 
 
@@ -268,7 +265,7 @@ class EntryEnds(PlanExtractor):
         end = end_boxes(self.start, pushes)
         self.kept = None if end in self.avoid else self.keeps(pushes)
         if self.kept is None:
-            model.context.add_nogood([(box_atom(cell, self.horizon), True) for cell in sorted(end)])
+            model.context.add_nogood([(atom("box", cell, self.horizon), True) for cell in sorted(end)])
             return True
         self.symbols, self.found = symbols, True
         return False
