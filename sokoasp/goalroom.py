@@ -30,7 +30,7 @@ only part of the time on the simpler level (``--goal-room SECONDS``) before the 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .analysis import lone_box_distances, unsolvable_reason
@@ -40,6 +40,8 @@ from .level import DIRECTIONS, Cell, Level, add
 from .plans import Push, fewest_pushes
 from .search import region_from
 from .simulator import apply_step
+
+Approach = Callable[[tuple[Cell, Cell], frozenset[Cell]], bool]  # (way, goals filled) -> can a box still come to it
 
 ROOM_STATES = 20_000  # room_plan gives up after this many room states
 PARKING_ROOMS = 2  # room_plan is tried in the first rooms find_goal_room tries, this many
@@ -200,16 +202,17 @@ def packing_macros(level: Level, room: frozenset[Cell], entrance: Cell, stand: C
 
 
 def packing_entries(goals: frozenset[Cell], room: frozenset[Cell], ways: list[tuple[Cell, Cell]],
-                    kept: frozenset[Cell] = frozenset()) -> tuple[Entry, ...]:
+                    kept: frozenset[Cell] = frozenset(), approach: Approach | None = None) -> tuple[Entry, ...]:
     """The entries that fill ``goals`` in packing order, each box pushed in at one of the
     ``ways`` (entrance, square the player pushes from), found backwards: the goal filled last
     first, the first that a lone box pushed in can reach with every other goal filled (as walls)
-    and the player able to walk out again (but after the last). The goals ``kept`` are filled
+    and the player able to walk out again (but after the last), and ``approach`` (if given)
+    saying a box can come to the way with the goals filled before. The goals ``kept`` are filled
     before the first entry. Empty when some goal cannot be filled."""
     filled, backwards = set(goals), list[Entry]()
     while filled - kept:
         walk_out = len(filled) < len(goals)
-        found = next(fill_last(room, frozenset(filled), ways, walk_out, kept), None)
+        found = next(fill_last(room, frozenset(filled), ways, walk_out, kept, approach), None)
         if found is None:
             return ()
         filled.discard(found[0])
@@ -218,14 +221,15 @@ def packing_entries(goals: frozenset[Cell], room: frozenset[Cell], ways: list[tu
 
 
 def fill_last(room: frozenset[Cell], filled: frozenset[Cell], ways: list[tuple[Cell, Cell]],
-              walk_out: bool, kept: frozenset[Cell] = frozenset()) -> Iterator[tuple[Cell, Entry]]:
+              walk_out: bool, kept: frozenset[Cell] = frozenset(),
+              approach: Approach | None = None) -> Iterator[tuple[Cell, Entry]]:
     """The goals of ``filled`` (but ``kept``) that a box pushed in at one of ``ways`` can fill
     with the others filled, each with its fewest pushes."""
     for goal in sorted(filled - kept):
         for entrance, stand in ways:
             pushes = fewest_pushes(room | {entrance, stand}, filled - {goal}, entrance, stand, goal,
                                    entrance if walk_out else None)
-            if pushes is not None:
+            if pushes is not None and (approach is None or approach((entrance, stand), filled - {goal})):
                 yield goal, Entry(entrance, tuple(pushes))
 
 

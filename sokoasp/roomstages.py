@@ -5,7 +5,10 @@ A room holds every goal, no box and not the player, and is cut off from the rest
 by one or two entrance squares. An entry is a push in from an entrance and the fixed pushes
 that take the box on to a goal, a lone box in the room with the filled goals as walls (the
 player walks round the rest of the room and can walk out again). A room is taken when some
-packing order of entries fills it (``goalroom.packing_entries``, found backwards).
+packing order of entries fills it (``goalroom.packing_entries``, found backwards), an entry
+counted only while a box can still come to its entrance from outside with the goals filled
+before it (``sokoasp.approach``: an entrance reached through a pocket that the player enters
+through the room closes when the room is filled across).
 
 The level is then solved in stages, one per box into the room, each a short clingo search:
 a stage pushes some box in onto the square just inside an entrance (``encodings/room-stage.lp``:
@@ -27,11 +30,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import clingo
 
+from .approach import approach_open
 from .deadlocks import dead_fence, dead_freeze, dead_group
 from .families import encodings_dir, get_encoding
 from .goalroom import Entry, goal_rooms, packing_entries, two_entrance_rooms
@@ -50,12 +54,19 @@ FIRST_STAGE_SECONDS = 0.5  # a stage's time in the first pass; each pass doubles
 @dataclass(frozen=True)
 class EntranceRoom:
     """A goal room, the ways into it (entrance, square the player pushes from) and one packing
-    order of entries through them, which shows that entries can fill it."""
+    order of entries through them, which shows that entries can fill it; the level's floor and
+    the squares its boxes start on, for the ways' approaches (``approach_open``)."""
 
     room: frozenset[Cell]
     goals: frozenset[Cell]
     ways: tuple[tuple[Cell, Cell], ...]
     order: tuple[Entry, ...]
+    floor: frozenset[Cell]
+    sources: frozenset[Cell]
+
+    def open(self, way: tuple[Cell, Cell], filled: frozenset[Cell]) -> bool:
+        """Whether a box can come from outside to ``way`` with the goals ``filled``."""
+        return approach_open(self.floor, self.room, self.sources, way, filled)
 
     @property
     def insides(self) -> frozenset[Cell]:
@@ -87,7 +98,9 @@ def next_entries(room: EntranceRoom, filled: frozenset[Cell]) -> dict[Cell, Entr
         for entrance, stand in room.ways:
             inside = inside_of((entrance, stand))
             walk_out = entrance if after != room.goals else None
-            pushes = None if inside in found else fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out)
+            if inside in found or not room.open((entrance, stand), filled):
+                continue
+            pushes = fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out)
             if pushes:
                 found[inside] = Entry(entrance, tuple(pushes))
     return found
@@ -96,7 +109,7 @@ def next_entries(room: EntranceRoom, filled: frozenset[Cell]) -> dict[Cell, Entr
 @lru_cache(maxsize=4096)
 def can_complete(room: EntranceRoom, filled: frozenset[Cell]) -> bool:
     """Whether entries can fill the other goals with ``filled`` filled first."""
-    return filled == room.goals or bool(packing_entries(room.goals, room.room, list(room.ways), filled))
+    return filled == room.goals or bool(packing_entries(room.goals, room.room, list(room.ways), filled, room.open))
 
 
 def room_family(config: SolveConfig) -> str:
@@ -114,9 +127,10 @@ def find_entrance_room(level: Level) -> EntranceRoom | None:
     rooms += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
     for room, entrances in sorted(rooms, key=lambda item: (len(item[0]), sorted(item[1]))):
         ways = tuple(entry_ways(level, room, entrances))
-        order = packing_entries(level.goals, room, list(ways))
+        unordered = EntranceRoom(room, level.goals, ways, (), level.floor, frozenset(level.boxes - room))
+        order = packing_entries(level.goals, room, list(ways), approach=unordered.open)
         if order:
-            return EntranceRoom(room, level.goals, ways, order)
+            return replace(unordered, order=order)
     return None
 
 

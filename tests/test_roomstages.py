@@ -43,6 +43,7 @@ TWO_DOORS = """\
 """
 
 MICROBAN = Path(__file__).resolve().parents[2] / "shared" / "levels" / "microban_i.sok"
+XSOKOBAN = MICROBAN.with_name("xsokoban_90.sok")
 needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared/levels")
 
 
@@ -80,7 +81,8 @@ def test_the_entries_offered_next_are_those_after_which_some_order_fills_the_res
     def fills(filled: frozenset[Cell], goal: Cell, way: tuple[Cell, Cell]) -> bool:
         entrance, stand = way
         walk_out = entrance if len(filled) + 1 < len(room.goals) else None
-        return fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out) is not None
+        pushes = fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out)
+        return pushes is not None and room.open(way, filled)
 
     @functools.cache
     def completes(filled: frozenset[Cell]) -> bool:
@@ -158,3 +160,32 @@ def test_microban_153_is_packed_through_both_of_its_entrances() -> None:
     assert room is not None
     assert {entry.entrance for entry in room.order} == {(3, 7), (3, 8)}
     assert fill_by_entries(level, room) == level.goals
+
+
+@needs_shared
+def test_an_entrance_whose_approach_needs_the_room_is_used_before_the_room_is_filled_across() -> None:
+    """XSokoban 12: a box comes to the lower entrance (13, 10) down a corridor with the player
+    behind it, and the player must go round through the room to push it on. Once the goals
+    across the room are filled that way is closed, so its entries come first."""
+    level = read_levels(XSOKOBAN.read_text(), str(XSOKOBAN))[11]
+    room = find_entrance_room(level)
+    assert room is not None
+    lower = next(way for way in room.ways if way[0] == (13, 10))
+    across = room.goals - {(13, 8), (13, 9)}
+    assert room.open(lower, frozenset()) and not room.open(lower, across)
+    filled: frozenset[Cell] = frozenset()
+    for entry in room.order:
+        way = next(way for way in room.ways if way[0] == entry.entrance)
+        assert room.open(way, filled), (entry, filled)
+        filled |= {entry.goal}
+    assert fill_by_entries(level, room) == level.goals
+
+
+@needs_shared
+def test_room_stages_solve_xsokoban_12() -> None:
+    """Before approaches were checked, room stages filled the room across first and then found
+    no way in for the last two boxes (13 of 15 in)."""
+    level = read_levels(XSOKOBAN.read_text(), str(XSOKOBAN))[11]
+    plan, note = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    assert plan is not None, note
+    assert_replays(level, plan)
