@@ -14,6 +14,7 @@ that starts inside such a pocket, or comes there by another way, is not looked f
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from .level import DIRECTIONS, Cell, add
@@ -25,16 +26,29 @@ Way = tuple[Cell, Cell]  # an entrance and the square the player pushes a box in
 @lru_cache(maxsize=65536)
 def approach_open(floor: frozenset[Cell], room: frozenset[Cell], sources: frozenset[Cell],
                   way: Way, filled: frozenset[Cell]) -> bool:
-    """Whether a lone box pulled back from ``way``'s entrance reaches one of ``sources`` with
-    the goals ``filled`` as walls."""
+    """Whether a lone box on one of ``sources`` can be brought to ``way`` with the goals
+    ``filled`` as walls."""
+    return any(box in sources for box in pulled_boxes(floor, room, way, filled))
+
+
+@lru_cache(maxsize=4096)
+def approach_squares(floor: frozenset[Cell], room: frozenset[Cell], way: Way, filled: frozenset[Cell]) -> frozenset[Cell]:
+    """The squares outside ``room`` from which a lone box can be brought to ``way`` with the
+    goals ``filled`` as walls."""
+    return frozenset(pulled_boxes(floor, room, way, filled))
+
+
+def pulled_boxes(floor: frozenset[Cell], room: frozenset[Cell], way: Way, filled: frozenset[Cell]) -> Iterator[Cell]:
+    """The squares a lone box pulled back from ``way``'s entrance (the player on the square
+    behind it) comes to, outside ``room``, the goals ``filled`` as walls (the player walks
+    through the rest of the room too); a square once for each region the player can be in."""
     free = floor - filled
     entrance, stand = way
     seen = {(entrance, min(player_region(free, {entrance}, stand)))}
     stack = [(entrance, stand)]
     while stack:
         box, player = stack.pop()
-        if box in sources:
-            return True
+        yield box
         region = player_region(free, {box}, player)
         for delta in DIRECTIONS.values():
             near, away = add(box, delta), add(box, (2 * delta[0], 2 * delta[1]))
@@ -43,4 +57,3 @@ def approach_open(floor: frozenset[Cell], room: frozenset[Cell], sources: frozen
                 if key not in seen:
                     seen.add(key)
                     stack.append((near, away))
-    return False
