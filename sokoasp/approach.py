@@ -31,13 +31,6 @@ def approach_open(floor: frozenset[Cell], room: frozenset[Cell], sources: frozen
     return any(box in sources for box in pulled_boxes(floor, room, way, filled))
 
 
-@lru_cache(maxsize=4096)
-def approach_squares(floor: frozenset[Cell], room: frozenset[Cell], way: Way, filled: frozenset[Cell]) -> frozenset[Cell]:
-    """The squares outside ``room`` from which a lone box can be brought to ``way`` with the
-    goals ``filled`` as walls."""
-    return frozenset(pulled_boxes(floor, room, way, filled))
-
-
 def pulled_boxes(floor: frozenset[Cell], room: frozenset[Cell], way: Way, filled: frozenset[Cell]) -> Iterator[Cell]:
     """The squares a lone box pulled back from ``way``'s entrance (the player on the square
     behind it) comes to, outside ``room``, the goals ``filled`` as walls (the player walks

@@ -19,8 +19,7 @@ entrance, so the boxes near each come in when they can), one per inside square, 
 earliest in the packing order. Stages search depth first, in passes with a growing stage time
 (as ``sokoasp.staged`` does): a stage that finds no plan sends the search back to try another
 end state of the stage before; an end state with a corral, group or freeze deadlock after the
-entry's pushes, or with a box outside that could not come to any free way in even alone
-(``EntranceRoom.stranded``), is turned away while clingo searches.
+entry's pushes is turned away while clingo searches.
 
 MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
 another order, or a box parked in the room cannot be solved this way. Every plan is replayed by
@@ -36,7 +35,7 @@ from functools import lru_cache
 
 import clingo
 
-from .approach import approach_open, approach_squares
+from .approach import approach_open
 from .deadlocks import dead_fence, dead_freeze, dead_group
 from .families import encodings_dir, get_encoding
 from .goalroom import Entry, goal_rooms, packing_entries, two_entrance_rooms
@@ -68,16 +67,6 @@ class EntranceRoom:
     def open(self, way: tuple[Cell, Cell], filled: frozenset[Cell]) -> bool:
         """Whether a box can come from outside to ``way`` with the goals ``filled``."""
         return approach_open(self.floor, self.room, self.sources, way, filled)
-
-    def stranded(self, boxes: frozenset[Cell]) -> bool:
-        """Whether some box outside the room can come to none of the ways whose inside square
-        is free, even alone (the boxes in the room as walls): it can never come in."""
-        filled = boxes & self.room
-        reach: set[Cell] = set()
-        for way in self.ways:
-            if inside_of(way) not in filled:
-                reach |= approach_squares(self.floor, self.room, way, filled)
-        return not boxes - self.room <= reach
 
     @property
     def insides(self) -> frozenset[Cell]:
@@ -222,7 +211,7 @@ class RoomStages:
                     pushes: list[Push]) -> Entered | None:
         """The entry a stage plan makes (by the square its box was pushed in onto) and the boxes
         and player after the entry's pushes; None when they cannot be made or the state is dead
-        (a box stranded outside; a corral, group or freeze deadlock)."""
+        (a corral, group or freeze deadlock)."""
         inside = next(iter((end_boxes(boxes, pushes) - boxes) & frozenset(options)), None)
         if inside is None:
             return None
@@ -231,7 +220,7 @@ class RoomStages:
         if after is None:
             return None
         state = Level(self.level.floor, after[0], self.level.goals, after[1])
-        if after[0] != self.room.goals and (self.room.stranded(after[0]) or is_dead(state)):
+        if after[0] != self.room.goals and is_dead(state):
             return None
         return entry, after
 

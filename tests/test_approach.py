@@ -1,5 +1,5 @@
-"""A way's approach (sokoasp.approach): the squares from which a lone box can still be brought
-to a goal room's entrance, against a forward search of pushes and walks."""
+"""A way's approach (sokoasp.approach): whether a lone box can still be brought to a goal room's
+entrance from a square, against a forward search of pushes and walks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections import deque
 from helpers import level_of
 from test_roomstages import TWO_DOORS
 
-from sokoasp.approach import approach_open, approach_squares
+from sokoasp.approach import approach_open
 from sokoasp.level import DIRECTIONS, Cell, add
 from sokoasp.roomstages import find_entrance_room
 
@@ -62,16 +62,17 @@ def cases() -> list[tuple[str, frozenset[Cell], tuple[tuple[Cell, Cell], ...], l
     return [(TWO_DOORS, room.room, room.ways, prefixes), (POCKET, POCKET_ROOM, POCKET_WAYS, pocket)]
 
 
-def test_approach_squares_are_those_a_lone_box_can_be_pushed_in_from() -> None:
+def test_a_way_is_open_from_the_squares_a_lone_box_can_be_pushed_in_from() -> None:
     for text, room, ways, filled_sets in cases():
         level = level_of(text)
         for filled in filled_sets:
             for way in ways:
-                squares = approach_squares(level.floor, room, way, filled)
-                expected = {box for box in level.floor - room
-                            if any(forward_reaches(level.floor, room, filled, box, player, way)
-                                   for player in level.floor - filled - {box})}
-                assert squares == expected, (text, way, sorted(filled))
+                for box in level.floor - room:
+                    expected = any(forward_reaches(level.floor, room, filled, box, player, way)
+                                   for player in level.floor - filled - {box})
+                    assert approach_open(level.floor, room, frozenset({box}), way, filled) == expected, (text, way, box, sorted(filled))
+                for box in room - filled:  # the box comes from outside; it is never pulled into the room
+                    assert not approach_open(level.floor, room, frozenset({box}), way, filled)
 
 
 def test_a_pocket_way_closes_when_the_room_is_filled_across() -> None:
@@ -81,18 +82,5 @@ def test_a_pocket_way_closes_when_the_room_is_filled_across() -> None:
     assert approach_open(level.floor, POCKET_ROOM, sources, lower, frozenset())
     assert approach_open(level.floor, POCKET_ROOM, sources, lower, frozenset({(1, 1), (1, 3)}))
     assert not approach_open(level.floor, POCKET_ROOM, sources, lower, frozenset({(2, 2)}))  # the door to the room
-    closed = approach_squares(level.floor, POCKET_ROOM, lower, frozenset({(2, 4)}))
-    assert closed and all(y >= 5 for _, y in closed)  # only from inside the pocket
     assert not approach_open(level.floor, POCKET_ROOM, sources, lower, frozenset({(2, 4)}))
-
-
-def test_a_box_that_can_come_to_no_free_way_is_stranded() -> None:
-    level = level_of(TWO_DOORS)
-    room = find_entrance_room(level)
-    assert room is not None
-    assert not room.stranded(frozenset(level.boxes))
-    on_the_top_row = frozenset(level.boxes - {(4, 2)} | {(4, 1)})  # it can only go left and right
-    assert room.stranded(on_the_top_row)
-    both_insides_filled = frozenset({(2, 2), (2, 3), (5, 2)})
-    assert room.stranded(both_insides_filled)  # (5, 2) could come in, but every way in is shut
-    assert not room.stranded(frozenset({(2, 2), (5, 2)}))
+    assert approach_open(level.floor, POCKET_ROOM, frozenset({(4, 5)}), lower, frozenset({(2, 4)}))  # from inside the pocket
