@@ -150,6 +150,22 @@ def two_entrance_rooms(level: Level) -> dict[frozenset[Cell], frozenset[Cell]]:
     return rooms
 
 
+def three_entrance_rooms(level: Level) -> dict[frozenset[Cell], frozenset[Cell]]:
+    """Rooms keyed by three squares whose taking off the floor cuts off a room that holds every
+    goal, no box and not the player (found as ``two_entrance_rooms`` finds pairs; a room that
+    fewer of them cut off is among them too)."""
+    outside = level.boxes | {level.player}
+    rooms: dict[frozenset[Cell], frozenset[Cell]] = {}
+    for first in path_between(level.floor, level.goals, outside):
+        for second in path_between(level.floor - {first}, level.goals, outside):
+            for third in path_between(level.floor - {first, second}, level.goals, outside):
+                cut = frozenset({first, second, third})
+                room = region_from(level.floor - cut, frozenset(), [min(level.goals)])
+                if level.goals <= room and not room & outside:
+                    rooms[cut] = room
+    return rooms
+
+
 def closing(level: Level, square: Cell) -> Level:
     """The level with ``square`` made a wall."""
     return Level(level.floor - {square}, level.boxes, level.goals, level.player, level.title)

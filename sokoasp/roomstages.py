@@ -38,7 +38,7 @@ import clingo
 from .approach import approach_open
 from .deadlocks import dead_fence, dead_freeze, dead_group
 from .families import encodings_dir, get_encoding
-from .goalroom import Entry, goal_rooms, packing_entries, two_entrance_rooms
+from .goalroom import Entry, goal_rooms, packing_entries, three_entrance_rooms, two_entrance_rooms
 from .instance import program_facts
 from .level import DIRECTIONS, Cell, Level, add
 from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
@@ -122,9 +122,16 @@ def room_family(config: SolveConfig) -> str:
 
 
 def find_entrance_room(level: Level) -> EntranceRoom | None:
-    """The smallest room with one or two entrances whose goals entries can fill, or None."""
+    """The smallest room with one or two entrances whose goals entries can fill, else the
+    smallest such room with three, or None."""
     rooms = [(room, frozenset({entrance})) for entrance, room in goal_rooms(level)]
     rooms += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
+    return (fillable_room(level, rooms)
+            or fillable_room(level, [(room, cut) for cut, room in three_entrance_rooms(level).items()]))
+
+
+def fillable_room(level: Level, rooms: list[tuple[frozenset[Cell], frozenset[Cell]]]) -> EntranceRoom | None:
+    """The smallest of ``rooms`` (room, entrances) whose goals entries can fill, or None."""
     for room, entrances in sorted(rooms, key=lambda item: (len(item[0]), sorted(item[1]))):
         ways = tuple(entry_ways(level, room, entrances))
         unordered = EntranceRoom(room, level.goals, ways, (), level.floor, frozenset(level.boxes - room))

@@ -12,7 +12,7 @@ from oracle import bfs_pushes
 from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.goalroom import find_goal_room, goal_rooms
+from sokoasp.goalroom import find_goal_room, goal_rooms, two_entrance_rooms
 from sokoasp.level import Cell, Level
 from sokoasp.plans import fewest_pushes
 from sokoasp.roomstages import (
@@ -189,3 +189,19 @@ def test_room_stages_solve_xsokoban_12() -> None:
     plan, note = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=60))
     assert plan is not None, note
     assert_replays(level, plan)
+
+
+@needs_shared
+def test_a_room_with_three_entrances_is_taken_when_none_with_fewer_is() -> None:
+    """XSokoban 58: no room with one or two entrances; its goals lie behind three squares, and
+    entries through all three fill it."""
+    level = read_levels(XSOKOBAN.read_text(), str(XSOKOBAN))[57]
+    assert find_goal_room(level) is None
+    fewer = [(room, frozenset({entrance})) for entrance, room in goal_rooms(level)]
+    fewer += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
+    assert not fewer  # no square or pair of squares cuts the goals off
+    room = find_entrance_room(level)
+    assert room is not None
+    assert room.entrances == [(2, 6), (5, 1), (5, 2)]
+    assert {entry.entrance for entry in room.order} == set(room.entrances)
+    assert fill_by_entries(level, room) == level.goals
