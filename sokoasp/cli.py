@@ -89,7 +89,7 @@ def cli() -> None:
               "SECONDS on the level with that room packed by goal macros (each box pushed in goes straight to its "
               "goal, in a packing order found backwards; Rolling Stone, YASS; its stages run forwards only), then "
               "the rest on the level itself. Where no corridor can stand for the room (two entrances both "
-              "needed, say), the SECONDS go to room stages: one short search per box into the room, each box "
+              "needed, say, or three), the SECONDS go to room stages: one short search per box into the room, each box "
               "then taken to its goal by fixed pushes. "
               "May lose solutions, never optimal; levels without such a room skip this phase.")
 @click.option("--interleave", type=click.IntRange(1), default=1, show_default=True, metavar="N",

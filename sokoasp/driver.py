@@ -147,7 +147,7 @@ def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: P
 def solve_room_by_stages(level: Level, config: SolveConfig, clock: Clock, seconds: float,
                          progress: Progress) -> tuple[Result | None, str]:
     """A level with no room that goal macros and a corridor stand for: up to ``seconds`` of
-    room stages (``sokoasp.roomstages``: the room may need two entrances), or None and why not."""
+    room stages (``sokoasp.roomstages``: the room may need two or three entrances), or None and why not."""
     stages_clock = Clock(limit=seconds)
     plan, note = solve_room_stages(level, config, stages_clock)
     clock.ground += stages_clock.ground

@@ -2,13 +2,14 @@
 YASS's packing order, for rooms that ``sokoasp.goalroom`` cannot replace by a corridor).
 
 A room holds every goal, no box and not the player, and is cut off from the rest of the floor
-by one or two entrance squares. An entry is a push in from an entrance and the fixed pushes
-that take the box on to a goal, a lone box in the room with the filled goals as walls (the
-player walks round the rest of the room and can walk out again). A room is taken when some
-packing order of entries fills it (``goalroom.packing_entries``, found backwards), an entry
-counted only while a box can still come to its entrance from outside with the goals filled
-before it (``sokoasp.approach``: an entrance reached through a pocket that the player enters
-through the room closes when the room is filled across).
+by one or two entrance squares, or by three where no room with fewer can be filled. An entry
+is a push in from an entrance and the fixed pushes that take the box on to a goal, a lone box
+in the room with the filled goals as walls (the player walks round the rest of the room and can
+walk out again). A room is taken when some packing order of entries fills it
+(``goalroom.packing_entries``, found backwards), an entry counted only while a box can still
+come to its entrance from outside with the goals filled before it (``sokoasp.approach``: an
+entrance reached through a pocket that the player enters through the room closes when the room
+is filled across).
 
 The level is then solved in stages, one per box into the room, each a short clingo search:
 a stage pushes some box in onto the square just inside an entrance (``encodings/room-stage.lp``:
