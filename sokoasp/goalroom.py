@@ -136,33 +136,31 @@ def closable_rooms(level: Level) -> list[tuple[Cell, Cell, frozenset[Cell]]]:
 
 
 def two_entrance_rooms(level: Level) -> dict[frozenset[Cell], frozenset[Cell]]:
-    """Rooms keyed by their two entrances: taking the two squares off the floor cuts off a
-    room that holds every goal, no box and not the player, and neither square alone does. Any
-    such pair holds a square of a walk from the goals to the boxes and the player, and then a
-    square of a walk that avoids it, so only those pairs are tried."""
+    """Rooms keyed by their two entrances (``cut_rooms``) where neither square alone cuts the
+    room off."""
     outside = level.boxes | {level.player}
-    rooms: dict[frozenset[Cell], frozenset[Cell]] = {}
-    for first in path_between(level.floor, level.goals, outside):
-        for second in path_between(level.floor - {first}, level.goals, outside):
-            room = region_from(level.floor - {first, second}, frozenset(), [min(level.goals)])
-            if level.goals <= room and not room & outside and path_between(level.floor - {second}, level.goals, outside):
-                rooms[frozenset({first, second})] = room
-    return rooms
+    return {pair: room for pair, room in cut_rooms(level, 2).items()
+            if all(path_between(level.floor - {square}, level.goals, outside) for square in pair)}
 
 
-def three_entrance_rooms(level: Level) -> dict[frozenset[Cell], frozenset[Cell]]:
-    """Rooms keyed by three squares whose taking off the floor cuts off a room that holds every
-    goal, no box and not the player (found as ``two_entrance_rooms`` finds pairs; a room that
-    fewer of them cut off is among them too)."""
+def cut_rooms(level: Level, count: int) -> dict[frozenset[Cell], frozenset[Cell]]:
+    """Rooms keyed by ``count`` squares whose taking off the floor cuts off a room that holds
+    every goal, no box and not the player (a room that fewer of them cut off is among them too).
+    Any such set holds a square of a walk from the goals to the boxes and the player, then a
+    square of a walk that avoids it, and so on, so only those sets are tried."""
     outside = level.boxes | {level.player}
     rooms: dict[frozenset[Cell], frozenset[Cell]] = {}
-    for first in path_between(level.floor, level.goals, outside):
-        for second in path_between(level.floor - {first}, level.goals, outside):
-            for third in path_between(level.floor - {first, second}, level.goals, outside):
-                cut = frozenset({first, second, third})
-                room = region_from(level.floor - cut, frozenset(), [min(level.goals)])
-                if level.goals <= room and not room & outside:
-                    rooms[cut] = room
+
+    def extend(cut: frozenset[Cell]) -> None:
+        if len(cut) == count:
+            room = region_from(level.floor - cut, frozenset(), [min(level.goals)])
+            if level.goals <= room and not room & outside:
+                rooms[cut] = room
+            return
+        for square in path_between(level.floor - cut, level.goals, outside):
+            extend(cut | {square})
+
+    extend(frozenset())
     return rooms
 
 

@@ -39,7 +39,7 @@ import clingo
 from .approach import approach_open
 from .deadlocks import dead_fence, dead_freeze, dead_group
 from .families import encodings_dir, get_encoding
-from .goalroom import Entry, goal_rooms, packing_entries, three_entrance_rooms, two_entrance_rooms
+from .goalroom import Entry, cut_rooms, goal_rooms, packing_entries, two_entrance_rooms
 from .instance import program_facts
 from .level import DIRECTIONS, Cell, Level, add
 from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
@@ -128,7 +128,7 @@ def find_entrance_room(level: Level) -> EntranceRoom | None:
     rooms = [(room, frozenset({entrance})) for entrance, room in goal_rooms(level)]
     rooms += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
     return (fillable_room(level, rooms)
-            or fillable_room(level, [(room, cut) for cut, room in three_entrance_rooms(level).items()]))
+            or fillable_room(level, [(room, cut) for cut, room in cut_rooms(level, 3).items()]))
 
 
 def fillable_room(level: Level, rooms: list[tuple[frozenset[Cell], frozenset[Cell]]]) -> EntranceRoom | None:
