@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .analysis import lone_box_distances, unsolvable_reason
+from .approach import Way
 from .bitboard import board_of, shifted
 from .errors import InputError
 from .level import DIRECTIONS, Cell, Level, add
@@ -41,7 +42,7 @@ from .plans import Push, fewest_pushes
 from .search import region_from
 from .simulator import apply_step
 
-Approach = Callable[[tuple[Cell, Cell], frozenset[Cell]], bool]  # (way, goals filled) -> can a box still come to it
+Approach = Callable[[Way, frozenset[Cell]], bool]  # (way, goals filled) -> can a box still come to it
 
 ROOM_STATES = 20_000  # room_plan gives up after this many room states
 PARKING_ROOMS = 2  # room_plan is tried in the first rooms find_goal_room tries, this many
