@@ -91,16 +91,17 @@ def next_entries(room: EntranceRoom, filled: frozenset[Cell]) -> dict[Cell, Entr
     in there reaches (the filled goals as walls, the player able to walk out again but after
     the last) and after which the other goals can still be filled."""
     rank = {entry.goal: k for k, entry in enumerate(room.order)}
+    open_ways = [way for way in room.ways if room.open(way, filled)]
     found: dict[Cell, Entry] = {}
     for goal in sorted(room.goals - filled, key=rank.__getitem__):
         after = filled | {goal}
         if not can_complete(room, after):
             continue
-        for entrance, stand in room.ways:
+        for entrance, stand in open_ways:
             inside = inside_of((entrance, stand))
-            walk_out = entrance if after != room.goals else None
-            if inside in found or not room.open((entrance, stand), filled):
+            if inside in found:
                 continue
+            walk_out = entrance if after != room.goals else None
             pushes = fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out)
             if pushes:
                 found[inside] = Entry(entrance, tuple(pushes))

@@ -47,6 +47,10 @@ XSOKOBAN = MICROBAN.with_name("xsokoban_90.sok")
 needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared/levels")
 
 
+def xsokoban(number: int) -> Level:
+    return read_levels(XSOKOBAN.read_text(), str(XSOKOBAN))[number - 1]
+
+
 def fill_by_entries(level: Level, room: EntranceRoom) -> frozenset[Cell]:
     """The room's boxes after every entry, each box put on its entrance with the player on the
     square behind it, the room holding only the boxes of the entries before."""
@@ -167,7 +171,7 @@ def test_an_entrance_whose_approach_needs_the_room_is_used_before_the_room_is_fi
     """XSokoban 12: a box comes to the lower entrance (13, 10) down a corridor with the player
     behind it, and the player must go round through the room to push it on. Once the goals
     across the room are filled that way is closed, so its entries come first."""
-    level = read_levels(XSOKOBAN.read_text(), str(XSOKOBAN))[11]
+    level = xsokoban(12)
     room = find_entrance_room(level)
     assert room is not None
     lower = next(way for way in room.ways if way[0] == (13, 10))
@@ -185,7 +189,7 @@ def test_an_entrance_whose_approach_needs_the_room_is_used_before_the_room_is_fi
 def test_room_stages_solve_xsokoban_12() -> None:
     """Before approaches were checked, room stages filled the room across first and then found
     no way in for the last two boxes (13 of 15 in)."""
-    level = read_levels(XSOKOBAN.read_text(), str(XSOKOBAN))[11]
+    level = xsokoban(12)
     plan, note = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=60))
     assert plan is not None, note
     assert_replays(level, plan)
@@ -195,7 +199,7 @@ def test_room_stages_solve_xsokoban_12() -> None:
 def test_a_room_with_three_entrances_is_taken_when_none_with_fewer_is() -> None:
     """XSokoban 58: no room with one or two entrances; its goals lie behind three squares, and
     entries through all three fill it."""
-    level = read_levels(XSOKOBAN.read_text(), str(XSOKOBAN))[57]
+    level = xsokoban(58)
     assert find_goal_room(level) is None
     fewer = [(room, frozenset({entrance})) for entrance, room in goal_rooms(level)]
     fewer += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
