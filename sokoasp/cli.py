@@ -18,6 +18,7 @@ from .families import ENCODINGS, get_encoding
 from .generate.command import generate
 from .grid.commands import bench, grid
 from .grid.store import read_rows
+from .level import Level
 from .loading import load_all, load_level
 from .pddl import DOMAIN
 from .pddl import problem as pddl_problem
@@ -26,9 +27,10 @@ from .prove import race_and_prove
 from .record import entries_from_runs, merge, read_record, write_record
 from .result import Result
 from .show.command import show
+from .simulator import replay
 from .strategies import STRATEGIES
 from .worker import solve_isolated
-from .xsb import write_collection, write_level
+from .xsb import board_lines, write_collection, write_level
 
 EXIT_CODES_HELP = "\b\nExit codes:\n" + "\n".join(
     f"  {code.value}  {code.name.lower().replace('_', ' ')}" for code in ExitCode
@@ -189,17 +191,17 @@ def solve_command(
             result = solve(loaded.level, config, progress)
     except InputError as error:
         raise error.at(loaded.source) from None
-    click.echo(json.dumps(result.to_dict(), indent=2) if as_json else render(loaded.source, loaded.level.title, result))
+    click.echo(json.dumps(result.to_dict(), indent=2) if as_json else render(loaded.source, loaded.level, result))
     sys.exit(result.status.exit_code)
 
 
 cli.add_command(solve_command, name="solve")
 
 
-def render(source: str, title: str, result: Result) -> str:
+def render(source: str, level: Level, result: Result) -> str:
     config = result.config
     lines = [
-        f"level:      {source}" + (f" ({title})" if title else ""),
+        f"level:      {source}" + (f" ({level.title})" if level.title else ""),
         f"encoding:   {config.get('encoding')}   strategies: {', '.join(config.get('strategies', [])) or 'none'}",
         f"status:     {result.status.value}" + (f" in {result.optimal_for}" if result.optimal_for else "")
         + (f": {result.message}" if result.message else ""),
@@ -213,9 +215,25 @@ def render(source: str, title: str, result: Result) -> str:
     for phase in ("goal_room", "staged", "proof"):
         if phase in stats:
             lines.append(f"{phase.replace('_', ' ') + ':':<12}{stats.pop(phase)}")
+    for key, who in (("room_farthest", "room stages"), ("staged_farthest", "stages")):
+        if key in stats:
+            lines += farthest_lines(level, str(stats.pop(key)), who)
     if stats:
         lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in stats.items()))
     return "\n".join(lines)
+
+
+def farthest_lines(level: Level, moves: str, who: str) -> list[str]:
+    """The state the moves ``moves`` of ``who`` (stages, room stages) lead to, replayed from the
+    start and drawn: where a failed search got (``sokoasp show LEVEL --plan MOVES`` plays them)."""
+    reached = replay(level, moves)
+    if reached.steps_done != len(moves):
+        return [f"farthest:   the {who}' moves do not replay ({reached.problem})"]
+    state = Level(level.floor, reached.boxes, level.goals, reached.player)
+    head = (f"farthest:   the {who} got {len(reached.boxes & level.goals)} of {len(level.goals)} boxes on goals "
+            f"in {len(moves)} moves (replayed; `sokoasp show --plan MOVES` plays them)")
+    board = ["            " + line for line in board_lines(state) if line]
+    return [head, *board, f"            moves: {moves}"]
 
 
 @cli.command()

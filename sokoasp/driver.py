@@ -71,14 +71,16 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
         return validate(level, within_horizon(solve_fast_downward(level, clock.remaining()), config.max_horizon))
     progress = progress or (lambda _: None)
     notes = notes or (lambda _key, _text: None)
-    room_note = ""
+    room_note, room_farthest = "", ""
     if config.goal_room is not None:
-        found, room_note = solve_goal_room(level, config, clock, progress)
+        found, room_note, room_farthest = solve_goal_room(level, config, clock, progress)
         if found is not None:
             return validate(level, found)
         notes("goal_room", room_note)
+        if room_farthest:
+            notes("room_farthest", room_farthest)
         config = replace(config, goal_room=None)
-    staged_note = ""
+    staged_note, farthest = "", ""
     if config.staged is not None:
         outcome = solve_staged(level, config, clock, stage_budget(level, encoding, config, clock, progress), progress)
         staged_note = outcome.describe(len(level.boxes))
@@ -86,6 +88,9 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
             return validate(level, staged_result(base, clock, outcome.plan, staged_note))
         progress(staged_note)
         notes("staged", staged_note)
+        farthest = outcome.farthest or ""
+        if farthest:
+            notes("staged_farthest", farthest)
         config = loop_config(config)
     session = Session(level, encoding, config, clock, revisiting=config.interleave > 1)
     if config.interleave > 1:
@@ -96,8 +101,12 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
         result = run_fixed(session, config, base)
     if staged_note:
         result.stats["staged"] = staged_note
+    if farthest:
+        result.stats["staged_farthest"] = farthest
     if room_note:
         result.stats["goal_room"] = room_note
+    if room_farthest:
+        result.stats["room_farthest"] = room_farthest
     return validate(level, result)
 
 
@@ -121,9 +130,11 @@ def stage_budget(level: Level, encoding: Encoding, config: SolveConfig, clock: C
     return budget
 
 
-def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str]:
+def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str, str]:
     """Spend up to ``config.goal_room`` seconds on the level with its goal room packed by
-    macros (``sokoasp.goalroom``); its plan, mapped back to the level, or None and why not."""
+    macros (``sokoasp.goalroom``); its plan, mapped back to the level, or None and why not; and
+    the moves to the farthest state room stages reached (empty if they did not run or ended
+    with a plan)."""
     assert config.goal_room is not None
     left = clock.remaining()
     seconds = config.goal_room if left is None else min(config.goal_room, left)
@@ -134,28 +145,29 @@ def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: P
     if not simpler.status.solved or simpler.plan is None:
         note = f"no plan for the level with macros in {seconds:g} s ({simpler.status.value})"
         progress(f"goal room: {note}")
-        return None, note
+        return None, note, ""
     plan = pushes_plan(level, room.real_pushes(simpler.plan))
     closed = "" if room.closed is None else f", its other entrance {room.closed} closed"
     note = f"a plan for the level with macros ({len(room.macros)} goals entered at {room.entrance}{closed})"
     result = Result(Status.ERROR, config=config.describe(), stats={**simpler.stats, "goal_room": note})
     staged_result(result, clock, plan, "goal room: " + note)
     result.times = {**simpler.times, "total": result.times["total"]}
-    return result, note
+    return result, note, ""
 
 
 def solve_room_by_stages(level: Level, config: SolveConfig, clock: Clock, seconds: float,
-                         progress: Progress) -> tuple[Result | None, str]:
+                         progress: Progress) -> tuple[Result | None, str, str]:
     """A level with no room that goal macros and a corridor stand for: up to ``seconds`` of
-    room stages (``sokoasp.roomstages``: the room may need two or three entrances), or None and why not."""
+    room stages (``sokoasp.roomstages``: the room may need two or three entrances), or None, why
+    not and the moves to the farthest state they reached."""
     stages_clock = Clock(limit=seconds)
-    plan, note = solve_room_stages(level, config, stages_clock)
+    plan, note, farthest = solve_room_stages(level, config, stages_clock)
     clock.ground += stages_clock.ground
     clock.solve += stages_clock.solve
     progress(f"goal room: {note}")
     if plan is None:
-        return None, note
-    return staged_result(Result(Status.ERROR, config=config.describe(), stats={"goal_room": note}), clock, plan, note), note
+        return None, note, farthest
+    return staged_result(Result(Status.ERROR, config=config.describe(), stats={"goal_room": note}), clock, plan, note), note, ""
 
 
 def room_config(config: SolveConfig, seconds: float) -> SolveConfig:

@@ -185,6 +185,8 @@ class RoomStages:
         self.stage_seconds = FIRST_STAGE_SECONDS
         self.pass_end = 0.0
         self.most_in = 0  # the most boxes any pass brought into the room
+        self.trail: list[list[Push]] = []  # the pushes from the start to the state searched now
+        self.farthest: list[Push] = []  # the pushes from the start to a state with ``most_in`` boxes in
 
     def run(self) -> list[Push] | None:
         """Passes until one finds the pushes that fill the room, or the clock runs out."""
@@ -200,7 +202,8 @@ class RoomStages:
         """Pushes from the state (``boxes``, ``player``) with ``k`` boxes in the room that fill
         it: up to ``WIDTH`` stage plans for the entries that may come next, each followed
         depth first."""
-        self.most_in = max(self.most_in, k)
+        if k > self.most_in:
+            self.most_in, self.farthest = k, [push for pushes in self.trail for push in pushes]
         if k == len(self.room.goals):
             return []
         options = next_entries(self.room, boxes & self.room.goals)
@@ -210,7 +213,9 @@ class RoomStages:
             if pushes is None or ends.kept is None:
                 return None
             entry, after = ends.kept
+            self.trail.append(pushes + list(entry.pushes[1:]))
             rest = self.search(k + 1, *after)
+            self.trail.pop()
             if rest is not None:
                 return pushes + list(entry.pushes[1:]) + rest
             ends.avoid.append(end_boxes(boxes, pushes))
@@ -317,14 +322,16 @@ def play_pushes(floor: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
     return frozenset(now), player
 
 
-def solve_room_stages(level: Level, config: SolveConfig, clock: Clock) -> tuple[str | None, str]:
-    """A LURD plan for ``level`` by room stages, or None and why not."""
+def solve_room_stages(level: Level, config: SolveConfig, clock: Clock) -> tuple[str | None, str, str]:
+    """A LURD plan for ``level`` by room stages, or None and why not; and, without a plan, the
+    moves to a state with the most boxes the stages brought in (empty if none)."""
     room = find_entrance_room(level)
     if room is None:
-        return None, "none that goal macros can fill"
+        return None, "none that goal macros can fill", ""
     stages = RoomStages(level, room, config, clock)
     pushes = stages.run()
     entrances = ", ".join(str(cell) for cell in room.entrances)
     if pushes is None:
-        return None, f"room stages: at best {stages.most_in} of {len(room.goals)} boxes in through {entrances}"
-    return expand_pushes(level, pushes), f"room stages: {len(room.goals)} boxes in through {entrances}"
+        farthest = expand_pushes(level, stages.farthest) if stages.farthest else ""
+        return None, f"room stages: at best {stages.most_in} of {len(room.goals)} boxes in through {entrances}", farthest
+    return expand_pushes(level, pushes), f"room stages: {len(room.goals)} boxes in through {entrances}", ""

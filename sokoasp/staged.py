@@ -104,6 +104,7 @@ class StagedOutcome:
     stages_solved: int = 0  # stage plans found, backtracked ones included
     most_placed: int | None = None  # forward stages: the most boxes on goals in any state reached
     most_home: int | None = None  # backward stages: the most boxes on start squares in any state reached
+    farthest: str | None = None  # forward stages: the moves from the start to a state with ``most_placed`` boxes on goals
 
     def describe(self, boxes: int) -> str:
         found = "a plan" if self.plan is not None else "no plan"
@@ -382,6 +383,7 @@ class StagedSearch:
         self.finished = False  # a pass found a plan, or none was cut short (the next would repeat it)
         self.passes = 0
         self.session: StageSession | None = None
+        self.trail: list[StagePlan] = []  # the stage plans from the start to the state searched now
 
     def left(self) -> float:
         overall = self.clock.remaining()
@@ -428,7 +430,8 @@ class StagedSearch:
         walk ``home``, the level's start square)."""
         placed = len(state.boxes & state.goals)
         if home is None:
-            self.outcome.most_placed = max(self.outcome.most_placed or 0, placed)
+            if self.outcome.most_placed is None or placed > self.outcome.most_placed:
+                self.outcome.most_placed, self.outcome.farthest = placed, "".join(plan.moves for plan in self.trail)
         else:
             self.outcome.most_home = max(self.outcome.most_home or 0, placed)
         if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
@@ -445,7 +448,9 @@ class StagedSearch:
                 return None
             plan, after = found
             tried.append(after)
+            self.trail.append(plan)
             rest = self.search(after, home, first=False)
+            self.trail.pop()
             if rest is not None:
                 return plan + rest
             self.dead_ends.append(after)
@@ -510,6 +515,9 @@ def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float,
             if outcome.plan is not None:
                 break
     outcome.stages_solved = sum(search.outcome.stages_solved for search in searches)
-    outcome.most_placed = best_of([search.outcome.most_placed for search in searches])
+    forward = [search.outcome for search in searches if search.outcome.most_placed is not None]
+    if forward:
+        farthest = max(forward, key=lambda found: found.most_placed or 0)
+        outcome.most_placed, outcome.farthest = farthest.most_placed, farthest.farthest
     outcome.most_home = best_of([search.outcome.most_home for search in searches])
     return outcome

@@ -728,3 +728,37 @@ def test_a_loop_whose_time_the_stages_spent_grounds_nothing(monkeypatch) -> None
     result = solve(level, config)  # the loop would probe the bound, 3, before its first horizon, 15 > 10
     assert result.status is Status.TIMEOUT and result.message == "no plan up to horizon 2"
     assert result.times["ground"] == 0.0 and result.times["total"] < 1.5
+
+
+ONE_NEAR_ONE_FAR = """\
+#######
+#@$.  #
+#   $ #
+#  .  #
+#######
+"""
+
+
+def test_a_failed_staged_search_keeps_the_way_to_its_farthest_state() -> None:
+    """One push puts the first box on a goal; the second needs two, above the maximum horizon,
+    so the search ends without a plan. The moves to the farthest state replay to it, and
+    ``solve`` prints that state."""
+    level = level_of(ONE_NEAR_ONE_FAR)
+    config = SolveConfig(encoding="push", max_horizon=1)
+    outcome = solve_staged(level, config, Clock(), 10.0, lambda _: None)
+    assert outcome.plan is None and outcome.most_placed == 1
+    assert outcome.farthest is not None
+    reached = replay(level, outcome.farthest)
+    assert reached.steps_done == len(outcome.farthest) and len(reached.boxes & level.goals) == 1
+    result = solve(level, replace(config, staged=10.0))
+    assert result.stats["staged_farthest"] == outcome.farthest
+
+
+def test_solve_draws_the_farthest_state_of_failed_stages(tmp_path) -> None:
+    path = str(write(tmp_path, "l.sok", ONE_NEAR_ONE_FAR))
+    code, out = run("solve", "-e", "push", "--staged", "10", "--max-horizon", "1", path)
+    assert code != ExitCode.SOLVED
+    lines = out.splitlines()
+    head = next(k for k, line in enumerate(lines) if line.startswith("farthest:"))
+    assert "the stages got 1 of 2 boxes on goals in" in lines[head]
+    assert lines[head + 1].strip() == "#######" and lines[head + 2].strip() == "# @*  #"
