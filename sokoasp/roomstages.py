@@ -213,11 +213,12 @@ class RoomStages:
             if pushes is None or ends.kept is None:
                 return None
             entry, after = ends.kept
-            self.trail.append(pushes + list(entry.pushes[1:]))
+            way_in = pushes + list(entry.pushes[1:])
+            self.trail.append(way_in)
             rest = self.search(k + 1, *after)
             self.trail.pop()
             if rest is not None:
-                return pushes + list(entry.pushes[1:]) + rest
+                return way_in + rest
             ends.avoid.append(end_boxes(boxes, pushes))
         return None
 
