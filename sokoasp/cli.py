@@ -78,7 +78,8 @@ def cli() -> None:
               help="Push families: first spend up to SECONDS on staged solving, a chain of short plans that each "
               "put one more box on a goal, with backtracking (a goal agenda: fast on levels with many boxes; "
               "incomplete, never optimal), then run the horizon loop with the time left (a loop that would start "
-              "above --max-horizon leaves its time to the stages).")
+              "above --max-horizon leaves its time to the stages). Stages that end without a plan draw the "
+              "farthest state they reached, replayed, with the moves there.")
 @click.option("--stage-encoding", metavar="FAMILY[+FAMILY...]",
               help="With --staged: the push family of the stages (default: --encoding), e.g. push-macro stages "
               "before a pull-route horizon loop; several joined by + take turns pass by pass, each with a search "
