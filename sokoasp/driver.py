@@ -80,7 +80,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
         if room_farthest:
             notes("room_farthest", room_farthest)
         config = replace(config, goal_room=None)
-    staged_note, farthest = "", ""
+    staged_note, staged_farthest = "", ""
     if config.staged is not None:
         outcome = solve_staged(level, config, clock, stage_budget(level, encoding, config, clock, progress), progress)
         staged_note = outcome.describe(len(level.boxes))
@@ -88,9 +88,9 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
             return validate(level, staged_result(base, clock, outcome.plan, staged_note))
         progress(staged_note)
         notes("staged", staged_note)
-        farthest = outcome.farthest or ""
-        if farthest:
-            notes("staged_farthest", farthest)
+        staged_farthest = outcome.farthest or ""
+        if staged_farthest:
+            notes("staged_farthest", staged_farthest)
         config = loop_config(config)
     session = Session(level, encoding, config, clock, revisiting=config.interleave > 1)
     if config.interleave > 1:
@@ -101,8 +101,8 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
         result = run_fixed(session, config, base)
     if staged_note:
         result.stats["staged"] = staged_note
-    if farthest:
-        result.stats["staged_farthest"] = farthest
+    if staged_farthest:
+        result.stats["staged_farthest"] = staged_farthest
     if room_note:
         result.stats["goal_room"] = room_note
     if room_farthest:
