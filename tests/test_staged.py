@@ -742,7 +742,7 @@ ONE_NEAR_ONE_FAR = """\
 def test_a_failed_staged_search_keeps_the_way_to_its_farthest_state() -> None:
     """One push puts the first box on a goal; the second needs two, above the maximum horizon,
     so the search ends without a plan. The moves to the farthest state replay to it, and
-    ``solve`` prints that state."""
+    ``solve`` keeps the same moves in its stats (the next test: the CLI draws that state)."""
     level = level_of(ONE_NEAR_ONE_FAR)
     config = SolveConfig(encoding="push", max_horizon=1)
     outcome = solve_staged(level, config, Clock(), 10.0, lambda _: None)
