@@ -99,17 +99,19 @@ def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limi
     """Run ``members`` (default: ``members_for(time_limit)``), as many at once as ``cores``. A
     member that ends without a plan frees its core for the next member, which gets the time
     left (unless the level was proven unsolvable). The first validated plan wins, and the
-    other members are killed."""
+    other members are killed. Without a plan, the most informative outcome is reported, with
+    the phase notes of every member (how far each one's goal room and stages got)."""
     waiting = list(members or members_for(time_limit))
     began = time.perf_counter()
     raced: list[SolveConfig] = []
+    started: list[Worker] = []
     pending: dict[Connection, Worker] = {}
 
     def start_next(seconds: float | None) -> None:
         if waiting:
             raced.append(waiting.pop(0))
-            worker = start_worker(level, raced[-1], seconds, memory_mb)
-            pending[worker.receiver] = worker
+            started.append(start_worker(level, raced[-1], seconds, memory_mb))
+            pending[started[-1].receiver] = started[-1]
 
     for _ in range(cores or os.cpu_count() or 1):
         start_next(time_limit)
@@ -136,7 +138,14 @@ def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limi
         for worker in pending.values():
             worker.stop()
     finished += [w.timed_out(w.config.time_limit) for w in pending.values()]
-    return mark(min(finished, key=lambda r: (STRENGTH.index(r.status), -len(r.stats))), raced, began)
+    reported = min(finished, key=lambda r: (STRENGTH.index(r.status), -len(r.stats)))
+    reported.stats = {**all_notes(started), **reported.stats}
+    return mark(reported, raced, began)
+
+
+def all_notes(workers: list[Worker]) -> dict[str, str]:
+    """The phase notes the ``workers`` sent, a later member's over an earlier one's."""
+    return {key: text for worker in workers for key, text in worker.notes.items()}
 
 
 def mark(result: Result, members: list[SolveConfig], began: float) -> Result:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -132,3 +133,29 @@ def test_a_proof_of_unsolvability_ends_the_schedule() -> None:
     result = race(level_of(UNSOLVABLE["box-in-corner"]), members, time_limit=30, cores=1)
     assert result.status is Status.UNSOLVABLE
     assert result.config["portfolio"] == [members[0].describe()]
+
+
+def test_a_race_without_a_plan_keeps_every_members_phase_notes(monkeypatch) -> None:
+    """The stages' note survives in the report when their member is killed after sending it
+    (here it hangs after its solve, like grounding that outlives the limit) and another member's
+    stronger outcome is the one reported."""
+    from test_staged import ONE_NEAR_ONE_FAR
+
+    from sokoasp import driver, worker
+    from sokoasp.simulator import replay
+
+    def hangs_after_stages(level, config, progress=None, notes=None):
+        result = driver.solve(level, config, progress, notes)
+        if config.staged:
+            time.sleep(60)
+        return result
+
+    monkeypatch.setattr(worker, "solve", hangs_after_stages)  # the forked members inherit it
+    level = level_of(ONE_NEAR_ONE_FAR)
+    refuted = SolveConfig(encoding="push", max_horizon=1)
+    members = (refuted, replace(refuted, staged=10.0))
+    result = race(level, members, time_limit=1, cores=2)
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON
+    reached = replay(level, result.stats["staged_farthest"])
+    assert len(reached.boxes & level.goals) == 1
+    assert "1 of 2" in result.stats["staged"]
