@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,10 @@ def test_lists_and_help() -> None:
     assert "Clutter" in out and "may lose solutions" in out and "reconstruction" in out
     assert "incremental" in runner.invoke(cli, ["encodings"]).output
     assert "Exit codes" in runner.invoke(cli, ["solve", "--help"]).output
+
+
+def test_the_cli_starts_without_matplotlib() -> None:
+    """Solving needs no plotting: matplotlib (a third of a second) is imported only to draw."""
+    probe = "import sys, sokoasp.cli; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -10,8 +10,6 @@ import click
 from ..errors import InputError
 from ..families import ENCODINGS
 from ..portfolio import choose_members
-from .examples import example_images
-from .plots import cactus, heatmap, scatter
 from .report import csv_table, markdown_table, ratio_table
 from .run import run_grid
 from .spec import PORTFOLIOS, GridSpec, build_spec, load_instances, read_spec
@@ -106,6 +104,9 @@ def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple
     if portfolio_size:
         click.echo("\nportfolio (greedy set cover): " + " | ".join(choose_members(rows, portfolio_size)))
     if out is not None:
+        from .examples import example_images  # these import matplotlib (a third of a second): only when drawing
+        from .plots import cactus, heatmap, scatter
+
         out.mkdir(parents=True, exist_ok=True)
         (out / "table.md").write_text(markdown_table(rows, statistic) + "\n")
         (out / "table.csv").write_text(csv_table(rows, statistic))

@@ -12,7 +12,6 @@ from ..loading import LoadedLevel, load_all, load_level
 from ..record import read_record
 from .frames import play
 from .html import html_page
-from .picture import animate, picture
 from .text import ascii_playback
 
 SUFFIXES = {".png", ".svg", ".gif", ".mp4", ".html"}
@@ -56,6 +55,8 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
     playback = play(loaded.level, plan or "", every)
     click.echo(ascii_playback(playback, as_ascii))
     for path in outputs:
+        from .picture import animate, picture  # matplotlib takes a third of a second to import: only when drawing
+
         suffix = path.suffix.lower()
         if suffix not in SUFFIXES:
             raise InputError(f"unknown output type {suffix or '(none)'}: use {', '.join(sorted(SUFFIXES))}", str(path))
