@@ -100,6 +100,10 @@ def cli() -> None:
               "horizons of the schedule in turn, in time slices that favour the shorter ones (Rintanen 2004's "
               "algorithm B), instead of one after another: a longer horizon's plan may come sooner than a "
               "shorter one's refutation.")
+@click.option("--descend", is_flag=True,
+              help="push-jump: ask --max-horizon first, then one push fewer than each plan found, until a horizon is "
+              "refuted; the last plan is then push-optimal (with strategies that keep optimal plans). One "
+              "refutation instead of one per horizon from the bound up: give a --max-horizon a plan exists at.")
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="Extra clingo option, e.g. --clingo-arg=--configuration=crafty.")
 @click.option("--portfolio", is_flag=True, help="Race the portfolio's configurations on the cores and keep the "
               "first validated plan (see `sokoasp portfolio`); --encoding/--strategy are then not used.")
@@ -123,6 +127,7 @@ def solve_command(
     stage_encoding: str | None,
     interleave: int,
     goal_room: float | None,
+    descend: bool,
     clingo_args: tuple[str, ...],
     portfolio: bool,
     prove: bool,
@@ -152,6 +157,8 @@ def solve_command(
                                                          (the same backwards: boxes pulled off the goals)
       sokoasp solve -e push-macro -s dead -s freeze -s bound --start-factor 3 --interleave 3 LEVEL
                                                          (three horizons asked in turn, in time slices)
+      sokoasp solve -e push-jump -s dead -s freeze -s bound --max-horizon 40 --descend LEVEL
+                                                         (push-optimal from above: plans of 40, 39, ... pushes)
       sokoasp solve -e push-macro -s dead -s freeze --staged 30 --time-limit 300 LEVEL
                                                          (many boxes: one more box on a goal per stage)
       sokoasp solve -e push-macro -s dead -s freeze --goal-room 150 --staged 300 --time-limit 300 LEVEL
@@ -173,6 +180,7 @@ def solve_command(
         stage_encoding=stage_encoding,
         interleave=interleave,
         goal_room=goal_room,
+        descend=descend,
     )
     if portfolio and (strategies or staged or stage_encoding or goal_room):
         raise InputError("--portfolio chooses its own strategies and staging: drop --strategy, --staged and --goal-room")

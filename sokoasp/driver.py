@@ -50,6 +50,9 @@ def check_config(config: SolveConfig) -> Encoding:
     if config.interleave > 1 and not encoding.jumps:
         raise InputError(f"--interleave needs a jump family (its horizon h admits every plan of up to h steps: "
                          f"{', '.join(e.name for e in ENCODINGS.values() if e.jumps)}), not {encoding.name!r}")
+    if config.descend and encoding.name not in DESCENDING_FAMILIES:
+        raise InputError(f"--descend needs a family whose horizon h admits every plan of up to h of its unit "
+                         f"({', '.join(DESCENDING_FAMILIES)}), not {encoding.name!r}")
     if config.staged is None or config.stage_families == (encoding.name,):
         check_supported(config.strategies, encoding.name)
     if config.staged is not None:
@@ -92,8 +95,10 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
         if staged_farthest:
             notes("staged_farthest", staged_farthest)
         config = loop_config(config)
-    session = Session(level, encoding, config, clock, revisiting=config.interleave > 1)
-    if config.interleave > 1:
+    session = Session(level, encoding, config, clock, revisiting=config.interleave > 1 or config.descend)
+    if config.descend:
+        result = run_descending(session, config, base, progress)
+    elif config.interleave > 1:
         result = run_interleaved(session, config, base, progress)
     elif encoding.incremental:
         result = run_incremental(session, config, base, progress)
@@ -108,6 +113,9 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
     if room_farthest:
         result.stats["room_farthest"] = room_farthest
     return validate(level, result)
+
+
+DESCENDING_FAMILIES = ("push-jump",)  # --descend: a horizon of h steps admits every plan of up to h pushes
 
 
 def stage_budget(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, progress: Progress) -> float:
@@ -269,6 +277,43 @@ def run_interleaved(session: Session, config: SolveConfig, result: Result, progr
                 open_horizons = [h for h in open_horizons if h > t]
         first_slice *= 2
     return exhausted(result, session, config, start, refuted_below)
+
+
+def run_descending(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
+    """``--descend`` (SAT-UNSAT search from above): ask the maximum horizon, then one push fewer
+    than the plan found has, and so on, until a horizon is refuted. A push-jump horizon admits
+    every plan of up to that many pushes, so one refutation below the last plan proves it
+    push-optimal, where the loop from below refutes every horizon from the bound up (Microban:
+    1.6x faster proofs of the same optimum, BENCHMARKS.md, "Proofs from above")."""
+    bound = first_horizon(session.level, session.encoding)
+    t = config.max_horizon
+    while t >= bound:
+        outcome = None if session.clock.expired() else session.ask(t)
+        if outcome is None:
+            return descended(result, session, config, f"no answer at horizon {t} in time", t)
+        progress(f"horizon {t}: {describe_outcome(outcome)} ({session.clock.times()['total']:.2f} s)")
+        if not outcome:
+            return descended(result, session, config, "", t, refuted=True)
+        finish_with_plan(result, session, Status.SOLVED, t)
+        assert result.pushes is not None
+        t = result.pushes - 1
+    return descended(result, session, config, "", t, refuted=True)
+
+
+def descended(result: Result, session: Session, config: SolveConfig, message: str, horizon: int,
+              refuted: bool = False) -> Result:
+    """The end of ``run_descending`` at ``horizon``: refuted (or below the proven bound) or out
+    of time, with the last plan found, if any."""
+    sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
+    if result.plan is not None:
+        finish(result, session.clock, session, Status.SOLVED, message, result.pushes)
+        if refuted and sound:
+            result.status, result.optimal_for = Status.SOLVED_OPTIMAL, optimises(session.encoding)
+        return result
+    if not refuted:
+        return finish(result, session.clock, session, Status.TIMEOUT, message, horizon)
+    caveat = "" if sound else " (with strategies that may lose solutions)"
+    return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {horizon}{caveat}", horizon)
 
 
 def finish_found(result: Result, session: Session, config: SolveConfig, horizon: int, refuted_below: int) -> Result:

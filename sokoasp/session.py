@@ -38,6 +38,7 @@ class SolveConfig:
     stage_encoding: str | None = None  # the family of the stages, or several in turn: "push-macro+push-route"
     interleave: int = 1  # jump families: how many horizons are asked in turn (1: one after another)
     goal_room: float | None = None  # seconds on the level with its goal room packed by macros (sokoasp.goalroom) first
+    descend: bool = False  # push-jump: max_horizon first, then one push fewer than each plan, to a refutation
 
     @property
     def stage_families(self) -> tuple[str, ...]:
@@ -59,6 +60,7 @@ class SolveConfig:
             "stage_encoding": self.stage_encoding,
             "interleave": self.interleave,
             "goal_room": self.goal_room,
+            "descend": self.descend,
             "clingo": clingo.__version__,
             "sokoasp": sokoasp_version(),
         }
