@@ -290,30 +290,31 @@ def run_descending(session: Session, config: SolveConfig, result: Result, progre
     while t >= bound:
         outcome = None if session.clock.expired() else session.ask(t)
         if outcome is None:
-            return descended(result, session, config, f"no answer at horizon {t} in time", t)
+            return descended(result, session, config, bound - 1, f"no answer at horizon {t} in time")
         progress(f"horizon {t}: {describe_outcome(outcome)} ({session.clock.times()['total']:.2f} s)")
         if not outcome:
-            return descended(result, session, config, "", t, refuted=True)
+            return descended(result, session, config, t)
         finish_with_plan(result, session, Status.SOLVED, t)
         assert result.pushes is not None
         t = result.pushes - 1
-    return descended(result, session, config, "", t, refuted=True)
+    return descended(result, session, config, t)  # below the proven bound
 
 
-def descended(result: Result, session: Session, config: SolveConfig, message: str, horizon: int,
-              refuted: bool = False) -> Result:
-    """The end of ``run_descending`` at ``horizon``: refuted (or below the proven bound) or out
-    of time, with the last plan found, if any."""
+def descended(result: Result, session: Session, config: SolveConfig, refuted: int, timeout: str = "") -> Result:
+    """The end of ``run_descending``: no plan up to horizon ``refuted`` (refuted, or below the
+    proven bound), with the last plan found if any; ``timeout`` says where the time ran out.
+    Without a timeout the last plan is one push above ``refuted``: push-optimal, if the
+    strategies keep optimal plans."""
     sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
     if result.plan is not None:
-        finish(result, session.clock, session, Status.SOLVED, message, result.pushes)
-        if refuted and sound:
+        finish(result, session.clock, session, Status.SOLVED, timeout, result.pushes)
+        if not timeout and sound:
             result.status, result.optimal_for = Status.SOLVED_OPTIMAL, optimises(session.encoding)
         return result
-    if not refuted:
-        return finish(result, session.clock, session, Status.TIMEOUT, message, horizon)
+    if timeout:
+        return finish(result, session.clock, session, Status.TIMEOUT, timeout, max(refuted, 0))
     caveat = "" if sound else " (with strategies that may lose solutions)"
-    return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {horizon}{caveat}", horizon)
+    return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {refuted}{caveat}", refuted)
 
 
 def finish_found(result: Result, session: Session, config: SolveConfig, horizon: int, refuted_below: int) -> Result:

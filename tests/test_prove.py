@@ -13,11 +13,11 @@ from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 from test_cli import ROOT, run, write
 
-from sokoasp import SolveConfig, Status
+from sokoasp import SolveConfig, Status, solve
 from sokoasp.errors import ExitCode
 from sokoasp.loading import load_level
 from sokoasp.portfolio import race
-from sokoasp.prove import PROVER, prove, prover
+from sokoasp.prove import FROM_ABOVE, FROM_BELOW, prove, provers, put_together
 from sokoasp.strategies import Soundness, soundness_of
 
 CORPUS = {**multi_box_corpus(6, seed=3), "two-boxes": HAND_MADE["two-boxes"], "turn-corner": HAND_MADE["turn-corner"]}
@@ -34,11 +34,13 @@ ROOM = """\
 DETOURS = SolveConfig(encoding="push-macro", min_horizon=6, max_horizon=30)  # six slides or more: six pushes or more
 
 
-def test_the_prover_keeps_every_optimal_plan_and_asks_one_push_fewer_on_every_core() -> None:
-    """A refutation by the prover proves something only if its strategies cut no optimal plan."""
-    assert PROVER.encoding == "push" and soundness_of(PROVER.strategies) is Soundness.KEEPS_OPTIMAL
-    assert prover(20, cores=2) == replace(PROVER, max_horizon=19, clingo_args=("--parallel-mode=2",))
-    assert prover(20, cores=1).clingo_args == ()
+def test_the_provers_keep_every_optimal_plan_and_ask_up_to_one_push_fewer() -> None:
+    """A refutation by a prover proves something only if its strategies cut no optimal plan;
+    from above, push-jump's horizon admits every shorter plan."""
+    below, above = provers(20)
+    assert below == replace(FROM_BELOW, max_horizon=19) and above == replace(FROM_ABOVE, max_horizon=19)
+    assert below.encoding == "push" and (above.encoding, above.descend) == ("push-jump", True)
+    assert all(soundness_of(p.strategies) is Soundness.KEEPS_OPTIMAL for p in (below, above))
 
 
 def test_a_longer_first_plan_gives_way_to_a_push_optimal_one() -> None:
@@ -95,3 +97,25 @@ def test_solve_prove_prints_the_proof_and_needs_the_portfolio(tmp_path: Path) ->
     assert f"pushes: {bfs_pushes(ROOM)} " in out and "proof:" in out and "first_plan" in out
     code, out = run("solve", "--prove", str(path))
     assert code == ExitCode.INPUT_ERROR and "--prove" in out and "--portfolio" in out
+
+
+@pytest.mark.parametrize("refuted_below", [0, 1])
+def test_a_plan_from_above_is_optimal_when_the_loop_from_below_refuted_every_horizon_under_it(refuted_below: int) -> None:
+    """Both provers out of time: the one from above with a shorter plan of its own, the one from
+    below having refuted every horizon up to one push under that plan (or up to two under it)."""
+    level = level_of(ROOM)
+    optimum = bfs_pushes(ROOM)
+    first = race(level, (DETOURS,), time_limit=30)
+    above = solve(level, replace(provers(first.pushes)[1], max_horizon=optimum + 1))
+    above.status, above.optimal_for = Status.SOLVED, None  # as if its last refutation ran out of time
+    below = solve(level, replace(provers(first.pushes)[0], max_horizon=optimum - 1 - refuted_below))
+    assert below.status is Status.NO_PLAN_UP_TO_HORIZON
+    below.status = Status.TIMEOUT  # as if the loop ran out of time right after that horizon
+    together = put_together(first, [above, below], 1.0)
+    assert together.plan == above.plan and together.pushes == optimum < first.pushes
+    assert_replays(level, together.plan)
+    if refuted_below == 0:
+        assert together.status is Status.SOLVED_OPTIMAL and "a shorter plan is push-optimal" in together.stats["proof"]
+    else:
+        assert together.status is Status.SOLVED and together.optimal_for is None
+        assert f"no plan up to horizon {optimum - 2}" in together.stats["proof"]
