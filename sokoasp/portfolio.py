@@ -35,13 +35,13 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import replace
-from multiprocessing.connection import Connection, wait
-from typing import Any, cast
+from multiprocessing.connection import Connection
+from typing import Any
 
 from .driver import SolveConfig
 from .level import Level
 from .result import Result, Status
-from .worker import Worker, deadline_of, start_worker
+from .worker import Worker, arrivals, deadline_of, start_worker
 
 STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
@@ -118,22 +118,13 @@ def race(level: Level, members: tuple[SolveConfig, ...] | None = None, time_limi
     deadline = deadline_of(began, time_limit)
     finished: list[Result] = []
     try:
-        while pending:
-            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            ready = cast(list[Connection], wait(list(pending), timeout=left))
-            if not ready:
-                break
-            for receiver in ready:
-                result = pending[receiver].take()
-                if result is None:  # a phase's note
-                    continue
-                del pending[receiver]
-                if result.status.solved:
-                    return mark(result, raced, began)
-                finished.append(result)
-                time_left = None if time_limit is None else time_limit - (time.perf_counter() - began)
-                if result.status is not Status.UNSOLVABLE and (time_left is None or time_left >= MIN_MEMBER_SECONDS):
-                    start_next(time_left)
+        for result in arrivals(pending, deadline):
+            if result.status.solved:
+                return mark(result, raced, began)
+            finished.append(result)
+            time_left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+            if result.status is not Status.UNSOLVABLE and (time_left is None or time_left >= MIN_MEMBER_SECONDS):
+                start_next(time_left)
     finally:
         for worker in pending.values():
             worker.stop()

@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from multiprocessing.connection import Connection, wait
-from typing import cast
+from multiprocessing.connection import Connection
 
 from .level import Level
 from .pairs import push_bound
 from .portfolio import race
 from .result import Result, Status
 from .session import SolveConfig
-from .worker import Worker, deadline_of, start_worker
+from .worker import Worker, arrivals, deadline_of, start_worker
 
 STRATEGIES = ("dead", "freeze", "bound", "pairs")
 FROM_BELOW = SolveConfig(encoding="push", strategies=STRATEGIES)
@@ -70,19 +69,10 @@ def race_provers(level: Level, pushes: int, seconds: float | None, memory_mb: in
     deadline = deadline_of(workers[0].began, seconds)
     answers: list[Result] = []
     try:
-        while pending:
-            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            ready = cast(list[Connection], wait(list(pending), timeout=left))
-            if not ready:
-                break
-            for receiver in ready:
-                answer = pending[receiver].take()
-                if answer is None:  # a phase's note
-                    continue
-                del pending[receiver]
-                answers.append(answer)
-                if decisive(answer, pushes):
-                    return answers
+        for answer in arrivals(pending, deadline):
+            answers.append(answer)
+            if decisive(answer, pushes):
+                return answers
     finally:
         for worker in pending.values():
             worker.stop()

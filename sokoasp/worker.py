@@ -10,8 +10,10 @@ import multiprocessing as mp
 import resource
 import signal
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
+from typing import cast
 
 from .driver import Progress, SolveConfig, check_config, solve, validate
 from .errors import Interrupted, SokoaspError
@@ -152,6 +154,22 @@ def solve_isolated(
     worker = start_worker(level, config, time_limit, memory_mb, progress)
     result = worker.wait_until(deadline_of(worker.began, time_limit))
     return result if result is not None else worker.timed_out(time_limit)
+
+
+def arrivals(pending: dict[Connection, Worker], deadline: float | None) -> Iterator[Result]:
+    """The results of the ``pending`` workers as they come (each taken out of ``pending``; a
+    worker the caller adds meanwhile is waited for too), until none is left or ``deadline`` (a
+    perf_counter time) passes. Phase notes stay with their workers."""
+    while pending:
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        ready = cast(list[Connection], wait(list(pending), timeout=left))
+        if not ready:
+            return
+        for receiver in ready:
+            result = pending[receiver].take()
+            if result is not None:
+                del pending[receiver]
+                yield result
 
 
 def deadline_of(began: float, time_limit: float | None) -> float | None:
