@@ -95,7 +95,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
         if staged_farthest:
             notes("staged_farthest", staged_farthest)
         config = loop_config(config)
-    session = Session(level, encoding, config, clock, revisiting=config.interleave > 1 or config.descend)
+    session = Session(level, encoding, config, clock, revisiting=config.interleave > 1)
     if config.descend:
         result = run_descending(session, config, base, progress)
     elif config.interleave > 1:
@@ -283,8 +283,10 @@ def run_descending(session: Session, config: SolveConfig, result: Result, progre
     """``--descend`` (SAT-UNSAT search from above): ask the maximum horizon, then one push fewer
     than the plan found has, and so on, until a horizon is refuted. A push-jump horizon admits
     every plan of up to that many pushes, so one refutation below the last plan proves it
-    push-optimal, where the loop from below refutes every horizon from the bound up (Microban:
-    1.6x faster proofs of the same optimum, BENCHMARKS.md, "Proofs from above")."""
+    push-optimal, where the loop from below refutes every horizon from the bound up. Each
+    horizon gets a session of its own, grounded up to it: asking a shorter horizon in the same
+    session needs the steps past it kept idle (idle.lp), and those externals made the
+    refutations about 1.5x slower (BENCHMARKS.md, "Proofs from above")."""
     bound = first_horizon(session.level, session.encoding)
     t = config.max_horizon
     while t >= bound:
@@ -297,6 +299,7 @@ def run_descending(session: Session, config: SolveConfig, result: Result, progre
         finish_with_plan(result, session, Status.SOLVED, t)
         assert result.pushes is not None
         t = result.pushes - 1
+        session = Session(session.level, session.encoding, config, session.clock)
     return descended(result, session, config, t)  # below the proven bound
 
 
