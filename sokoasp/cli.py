@@ -182,8 +182,9 @@ def solve_command(
         goal_room=goal_room,
         descend=descend,
     )
-    if portfolio and (strategies or staged or stage_encoding or goal_room):
-        raise InputError("--portfolio chooses its own strategies and staging: drop --strategy, --staged and --goal-room")
+    if portfolio and (strategies or staged or stage_encoding or goal_room or descend):
+        raise InputError("--portfolio chooses its own strategies and staging: drop --strategy, --staged, --goal-room "
+                         "and --descend")
     if prove and not portfolio:
         raise InputError("--prove proves the portfolio's plan push-optimal: give --portfolio too "
                          "(for a push-optimal plan alone: -e push -s dead -s freeze -s bound)")

@@ -58,3 +58,16 @@ def test_descending_needs_push_jump(encoding: str) -> None:
     horizon below a plan says nothing of its pushes."""
     with pytest.raises(InputError, match="--descend needs"):
         solve(level_of(HAND_MADE["two-boxes"]), SolveConfig(encoding=encoding, descend=True))
+
+
+def test_the_cli_descends_and_refuses_descend_with_the_portfolio(tmp_path) -> None:
+    from test_cli import run, write
+
+    path = str(write(tmp_path, "two.sok", HAND_MADE["two-boxes"]))
+    optimum = bfs_pushes(HAND_MADE["two-boxes"])
+    code, out = run("solve", "-e", "push-jump", "-s", "dead", "-s", "bound", "--descend", "--max-horizon", "9", path)
+    assert code == 0 and "solved (optimal) in pushes" in out and f"pushes: {optimum} " in out
+    code, out = run("solve", "--portfolio", "--descend", path)
+    assert code != 0 and "--descend" in out and "Traceback" not in out
+    code, out = run("solve", "-e", "push", "--descend", path)
+    assert code != 0 and "--descend needs" in out and "Traceback" not in out
