@@ -21,16 +21,10 @@ import click
 
 from sokoasp.level import Level
 from sokoasp.loading import load_all
-from sokoasp.prove import provers
+from sokoasp.prove import decisive, provers
 from sokoasp.record import read_record
-from sokoasp.result import Result, Status
+from sokoasp.result import Result
 from sokoasp.worker import deadline_of, start_worker
-
-
-def proved(result: Result, pushes: int) -> bool:
-    """No plan under ``pushes`` (refuted), or a shorter plan proven push-optimal."""
-    refuted = result.status is Status.NO_PLAN_UP_TO_HORIZON and result.horizon == pushes - 1
-    return refuted or (result.status is Status.SOLVED_OPTIMAL and result.optimal_for == "pushes")
 
 
 def side_by_side(level: Level, pushes: int, limit: float) -> list[Result]:
@@ -56,10 +50,10 @@ def main(level_file: Path, record: Path, levels: str, time_limit: float, csv_pat
     for number in (int(n) for n in levels.split(",")):
         pushes = plans[number].pushes
         below, above = side_by_side(collection[number - 1], pushes, time_limit)
-        times = [r.times.get("total", time_limit) if proved(r, pushes) else time_limit for r in (below, above)]
+        times = [r.times.get("total", time_limit) if decisive(r, pushes) else time_limit for r in (below, above)]
         ratio = times[0] / times[1]
         ratios.append(ratio)
-        marks = ["" if proved(r, pushes) else " (not proven)" for r in (below, above)]
+        marks = ["" if decisive(r, pushes) else " (not proven)" for r in (below, above)]
         print(f"{number:5}  {pushes:6}  {times[0]:6.1f}{marks[0]}  {times[1]:6.1f}{marks[1]}  {ratio:.2f}x", flush=True)
         rows.append({"level": number, "pushes": pushes, "below_s": times[0], "below": below.status.value,
                      "above_s": times[1], "above": above.status.value, "above_pushes": above.pushes})

@@ -82,30 +82,31 @@ def race_provers(level: Level, pushes: int, seconds: float | None, memory_mb: in
 
 def decisive(answer: Result, pushes: int) -> bool:
     """A push-optimal plan, or no plan with fewer than ``pushes`` pushes."""
-    return (answer.status is Status.SOLVED_OPTIMAL and answer.optimal_for == "pushes") or \
+    return push_optimal(answer) or \
         (answer.status is Status.NO_PLAN_UP_TO_HORIZON and answer.horizon is not None and answer.horizon >= pushes - 1)
 
 
+def push_optimal(answer: Result) -> bool:
+    return answer.status is Status.SOLVED_OPTIMAL and answer.optimal_for == "pushes"
+
+
 def put_together(first: Result, answers: list[Result], spent: float) -> Result:
-    """The proof's outcome from the provers' ``answers``."""
+    """The proof's outcome from the provers' ``answers`` (every plan they find is shorter than
+    the first: they ask one push fewer)."""
     assert first.pushes is not None
-    optimal = next((a for a in answers if a.status is Status.SOLVED_OPTIMAL and a.optimal_for == "pushes"), None)
     refuted = max((a.horizon for a in answers if a.horizon is not None and a.status in REFUTING), default=-1)
-    shorter = min((a for a in answers if a.status.solved and a.pushes is not None and a.pushes < first.pushes),
-                  key=lambda a: a.pushes or 0, default=None)
-    if optimal is None and shorter is not None and shorter.pushes is not None and refuted >= shorter.pushes - 1:
-        optimal = proven(shorter, f"no plan has fewer than its {shorter.pushes} pushes")
-    if optimal is not None:
-        optimal.config = {**optimal.config, "portfolio": first.config.get("portfolio", [])}  # the plan is the prover's
-        note = f"a shorter plan is push-optimal: {optimal.pushes} pushes, the first plan had {first.pushes}"
-        return noted(optimal, note, spent, first)
-    if refuted >= first.pushes - 1:
-        return noted(proven(first, f"no plan has fewer than its {first.pushes} pushes"), "", spent)
     how_far = f"timeout, no plan up to horizon {refuted}" if refuted >= 0 else "timeout, no horizon refuted"
-    if shorter is not None:
-        shorter.config = {**shorter.config, "portfolio": first.config.get("portfolio", [])}
+    found = [a for a in answers if a.status.solved and a.pushes is not None]
+    shorter = min(found, key=lambda a: (a.pushes, not push_optimal(a)), default=None)
+    if shorter is not None and shorter.pushes is not None:
+        shorter.config = {**shorter.config, "portfolio": first.config.get("portfolio", [])}  # the plan is the prover's
+        if push_optimal(shorter) or refuted >= shorter.pushes - 1:
+            note = f"a shorter plan is push-optimal: {shorter.pushes} pushes, the first plan had {first.pushes}"
+            return noted(proven(shorter, note), note, spent, first)
         return noted(shorter, f"a shorter plan, not proven push-optimal: {shorter.pushes} pushes, the first plan had "
                      f"{first.pushes}; {how_far}", spent, first)
+    if refuted >= first.pushes - 1:
+        return noted(proven(first, f"no plan has fewer than its {first.pushes} pushes"), "", spent)
     return noted(first, f"not proven push-optimal: {how_far} (the plan has {first.pushes} pushes)", spent)
 
 
