@@ -23,8 +23,8 @@ from .loading import load_all, load_level
 from .pddl import DOMAIN
 from .pddl import problem as pddl_problem
 from .portfolio import members_for, race
-from .prove import race_and_prove
-from .record import entries_from_runs, merge, read_record, write_record
+from .prove import prove_plan, race_and_prove
+from .record import entries_from_runs, merge, read_record, recorded_plan, write_record
 from .result import Result
 from .show.command import show
 from .simulator import replay
@@ -107,9 +107,13 @@ def cli() -> None:
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="Extra clingo option, e.g. --clingo-arg=--configuration=crafty.")
 @click.option("--portfolio", is_flag=True, help="Race the portfolio's configurations on the cores and keep the "
               "first validated plan (see `sokoasp portfolio`); --encoding/--strategy are then not used.")
-@click.option("--prove", is_flag=True, help="With --portfolio: spend the time left after the first plan on the "
-              "push family's horizon loop up to one push fewer, which proves the plan push-optimal or finds a "
-              "shorter plan that is (times: first_plan is when the first plan came).")
+@click.option("--prove", is_flag=True, help="With --portfolio: spend the time left after the first plan on two "
+              "provers racing, one per core (the push loop from the lower bound up, push-jump from the plan down): "
+              "they prove the plan push-optimal or find a shorter plan (times: first_plan is when the first plan "
+              "came). With --record: prove the record's plan instead, with the whole time.")
+@click.option("--record", type=click.Path(path_type=Path),
+              help="With --prove: the plan record (see `sokoasp plans`) whose plan for the level to prove push-optimal "
+              "or beat, e.g. instances/plans/microban_i.csv.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--verbose", "-v", is_flag=True, help="Show each horizon as it is tried (on stderr).")
 def solve_command(
@@ -131,6 +135,7 @@ def solve_command(
     clingo_args: tuple[str, ...],
     portfolio: bool,
     prove: bool,
+    record: Path | None,
     as_json: bool,
     verbose: bool,
 ) -> None:
@@ -166,6 +171,8 @@ def solve_command(
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
       sokoasp solve --portfolio --prove --time-limit 60 -l 59 ../shared/levels/microban_i.sok
                                                          (then prove the plan push-optimal)
+      sokoasp solve --prove --record instances/plans/microban_i.csv --time-limit 60 -l 102 ../shared/levels/microban_i.sok
+                                                         (prove a record's plan push-optimal, or beat it)
     """
     loaded = load_level(level_file, which)
     config = SolveConfig(
@@ -182,17 +189,23 @@ def solve_command(
         goal_room=goal_room,
         descend=descend,
     )
-    if portfolio and (strategies or staged or stage_encoding or goal_room or descend):
-        raise InputError("--portfolio chooses its own strategies and staging: drop --strategy, --staged, --goal-room "
-                         "and --descend")
-    if prove and not portfolio:
-        raise InputError("--prove proves the portfolio's plan push-optimal: give --portfolio too "
+    if (portfolio or record) and (strategies or staged or stage_encoding or goal_room or descend):
+        raise InputError(f"--{'portfolio' if portfolio else 'record'} chooses its own strategies and staging: drop "
+                         "--strategy, --staged, --goal-room and --descend")
+    if prove and portfolio == bool(record):
+        raise InputError("--prove proves the portfolio's plan or a record's push-optimal: give --portfolio or --record "
                          "(for a push-optimal plan alone: -e push -s dead -s freeze -s bound)")
+    if record and not prove:
+        raise InputError("--record names the plan for --prove to prove: give --prove too "
+                         "(to look at a record's plan: sokoasp show --record)")
     if stage_encoding and not staged:
         raise InputError("--stage-encoding names the family of the stages: give --staged SECONDS too")
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
-        if portfolio:
+        if record:
+            plan = recorded_plan(level_file, loaded.level, record)
+            result = prove_plan(loaded.level, plan, str(record), time_limit, memory_limit)
+        elif portfolio:
             run_race = race_and_prove if prove else race
             result = run_race(loaded.level, time_limit=time_limit, memory_mb=memory_limit)
         elif time_limit is not None or memory_limit is not None:

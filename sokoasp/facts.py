@@ -14,6 +14,7 @@ file, line and reason. A user's file is never handed to clingo.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -185,3 +186,9 @@ def field_pools(floor: frozenset[Cell]) -> list[str]:
 
 def pool(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}..{high}"
+
+
+def digest(level: Level) -> str:
+    """A short hash of the level's canonical facts (its title left out): the same level, wherever
+    its file is, has the same digest (grid databases and plan records match levels by it)."""
+    return hashlib.sha256(write_facts(level.with_title("")).encode()).hexdigest()[:16]

@@ -26,11 +26,13 @@ import time
 from dataclasses import replace
 from multiprocessing.connection import Connection
 
+from .errors import InputError
 from .level import Level
 from .pairs import push_bound
 from .portfolio import race
 from .result import Result, Status
 from .session import SolveConfig
+from .simulator import count_pushes, replay
 from .worker import Worker, arrivals, deadline_of, start_worker
 
 STRATEGIES = ("dead", "freeze", "bound", "pairs")
@@ -127,6 +129,17 @@ def noted(result: Result, note: str, spent: float, first: Result | None = None) 
         result.stats = {**result.stats, "proof": note}
     result.times = {**result.times, "first_plan": first_plan, "total": round(first_plan + spent, 4)}
     return result
+
+
+def prove_plan(level: Level, plan: str, origin: str, seconds: float | None, memory_mb: int | None) -> Result:
+    """``solve --prove --record``: ``plan`` (from ``origin``, e.g. a plan record) proven
+    push-optimal, or replaced by a shorter plan, in ``seconds``; the plan is replayed first."""
+    outcome = replay(level, plan)
+    if not outcome.ok:
+        raise InputError(f"the plan to prove fails replay: {outcome.problem}", origin)
+    given = Result(Status.SOLVED, plan=plan, moves=len(plan), pushes=count_pushes(plan), times={"total": 0.0},
+                   config={"encoding": "given plan", "origin": origin, "strategies": []})
+    return prove(level, given, seconds, memory_mb)
 
 
 def race_and_prove(level: Level, time_limit: float | None, memory_mb: int | None) -> Result:

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .grid.spec import digest
+from .facts import digest
 from .level import Level
+from .loading import load_all
 from .simulator import count_pushes, replay
 
 FIELDS = ("level", "title", "pushes", "moves", "proven", "configuration", "seconds", "plan")
@@ -60,9 +61,21 @@ def checked_entry(levels: list[Level], number: int, plan: str, configuration: st
     return Entry(number, level.title, count_pushes(plan), len(plan), configuration, seconds, plan, proven)
 
 
+def recorded_plan(level_file: Path, level: Level, record: Path) -> str:
+    """The plan ``record`` holds for ``level``, a level of ``level_file`` (replayed on reading)."""
+    levels = [item.level for item in load_all(level_file)]
+    number = levels.index(level) + 1
+    entry = read_record(record, levels).get(number)
+    if entry is None:
+        raise InputError(f"the record has no plan for level {number} of {level_file.name}", str(record))
+    return entry.plan
+
+
 def read_record(path: Path, levels: list[Level]) -> dict[int, Entry]:
     """The entries of a record file, every plan replayed against its level."""
     source = str(path)
+    if not path.is_file():
+        raise InputError("no such plan record", source)
     try:
         with path.open(newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle)

@@ -31,8 +31,7 @@ from typing import Any
 
 from ..driver import SolveConfig, solve
 from ..errors import InputError
-from ..facts import write_facts
-from ..grid.spec import digest
+from ..facts import digest, write_facts
 from ..level import Level
 from ..plans import expand_pushes
 from ..result import Status

@@ -11,10 +11,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from ..driver import SolveConfig, solve
 from ..errors import InputError, Interrupted
 from ..portfolio import race
-from ..prove import race_and_prove
+from ..prove import prove_plan, race_and_prove
 from ..result import Result, Status
 from ..worker import solve_isolated
-from .spec import PORTFOLIO, PORTFOLIOS, Run
+from .spec import OWN_CONFIGURATIONS, PORTFOLIO, PROVED_RECORD, Run
 
 
 def config_of(run: Run) -> SolveConfig:
@@ -27,9 +27,11 @@ def config_of(run: Run) -> SolveConfig:
 def run_one(run: Run) -> Result:
     """One run with its limits. In a daemonic process (a Dask worker) no child can be forked:
     there the time limit is soft (solving is interrupted, grounding is not)."""
-    if run.encoding in PORTFOLIOS:
+    if run.encoding in OWN_CONFIGURATIONS:
         if mp.current_process().daemon:
-            raise InputError("portfolio runs start their own solver processes: use the local executor")
+            raise InputError(f"{run.encoding} runs start their own solver processes: use the local executor")
+        if run.encoding == PROVED_RECORD:
+            return prove_plan(run.instance.level, run.instance.plan, "plan record", run.time_limit, run.memory_limit)
         run_race = race if run.encoding == PORTFOLIO else race_and_prove
         return run_race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
     if mp.current_process().daemon:

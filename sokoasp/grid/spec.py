@@ -17,11 +17,15 @@ Example ``grid.toml``::
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
     class = "microban"                    # optional; default: folder or collection name
     levels = "1-3"                        # optional selection in a collection
+    record = "plans/microban_1-5.csv"     # optional: the collection's plan record (for record-prove)
 
 A strategy set is run only with the encodings it supports (others are skipped, and said so).
 The pseudo-encoding ``portfolio`` runs ``solve --portfolio`` (its members race on the cores;
 no strategy set, no clingo options), and ``portfolio-prove`` runs ``solve --portfolio
 --prove`` (then the time left proves the plan push-optimal): run such a grid with one worker.
+``record-prove`` runs ``solve --prove --record``: the whole time goes to proving the plan that
+the instance's ``record`` holds push-optimal, or finding a shorter one (one worker too; levels
+without a plan in the record are skipped).
 """
 
 from __future__ import annotations
@@ -33,23 +37,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import portfolio
+from .. import portfolio, prove
 from ..errors import InputError
-from ..facts import write_facts
+from ..facts import digest
 from ..families import ENCODINGS
 from ..level import Level
 from ..loading import load_all
+from ..record import read_record
 from ..session import SolveConfig
 from ..staged import can_stage, check_phases
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
         "staged", "stage_encodings", "interleave", "goal_room", "instances"}
-INSTANCE_KEYS = {"path", "class", "levels"}
+INSTANCE_KEYS = {"path", "class", "levels", "record"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
 PROVED_PORTFOLIO = "portfolio-prove"  # ... and then spends the time left proving its plan push-optimal (sokoasp.prove)
 PORTFOLIOS = (PORTFOLIO, PROVED_PORTFOLIO)
+PROVED_RECORD = "record-prove"  # a grid "encoding" that proves the plan of the instance's record (sokoasp.prove)
+OWN_CONFIGURATIONS = (*PORTFOLIOS, PROVED_RECORD)  # they take no strategies, options or phases of the grid
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,7 @@ class Instance:
     instance_class: str
     level: Level
     digest: str  # hash of the level's canonical facts
+    plan: str = ""  # the plan its collection's record holds, if one was given ("": none)
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,8 @@ class Run:
             parts.append(f"goal_room={self.goal_room:g}")
         if self.encoding in PORTFOLIOS:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.members_for(self.time_limit)))
+        if self.encoding == PROVED_RECORD:  # so do new provers, and a new plan in the record
+            parts += [repr(prove.provers(1)), self.instance.plan]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
 
 
@@ -130,10 +140,10 @@ class GridSpec:
                                    self.staged, self.interleave, self.stage_encodings, self.goal_room)
         for encoding, strategies, options, factor, staged, interleave, stages, room in matrix:
             stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
-            if encoding in PORTFOLIOS and (strategies or options or factor != 1 or staged or interleave != 1 or room):
+            if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or staged or interleave != 1 or room):
                 chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else
                                                             f"staged {staged:g} s" if staged else f"goal room {room:g} s")
-                skipped.append(f"{encoding} with {chosen}: the portfolio chooses its own")
+                skipped.append(f"{encoding} with {chosen}: it chooses its own")
                 continue
             if staged and not stages and not can_stage(ENCODINGS[encoding]):
                 skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
@@ -150,7 +160,12 @@ class GridSpec:
         runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
                     factor, staged, interleave, stages, room)
                 for instance in self.instances
-                for encoding, strategies, options, factor, staged, interleave, stages, room in configurations]
+                for encoding, strategies, options, factor, staged, interleave, stages, room in configurations
+                if encoding != PROVED_RECORD or instance.plan]
+        unplanned = [i.name for i in self.instances if not i.plan]
+        if PROVED_RECORD in self.encodings and unplanned:
+            skipped.append(f"{PROVED_RECORD} on {len(unplanned)} instance(s) without a plan in a record, "
+                           f"such as {unplanned[0]}")
         return runs, sorted(set(skipped))
 
 
@@ -165,10 +180,6 @@ def unsupported(encoding: str, strategies: tuple[str, ...], staged: float, stage
         return ""
     missing = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
     return f"{', '.join(missing)} not supported" if missing else ""
-
-
-def digest(level: Level) -> str:
-    return hashlib.sha256(write_facts(level.with_title("")).encode()).hexdigest()[:16]
 
 
 def select(count: int, levels: str | None, source: str) -> list[int]:
@@ -187,8 +198,12 @@ def select(count: int, levels: str | None, source: str) -> list[int]:
     return chosen
 
 
-def load_instances(path: Path, instance_class: str | None = None, levels: str | None = None) -> list[Instance]:
-    """A file (all its levels, or a selection) or a folder of level files."""
+def load_instances(path: Path, instance_class: str | None = None, levels: str | None = None,
+                   record: Path | None = None) -> list[Instance]:
+    """A file (all its levels, or a selection) or a folder of level files; with ``record``, the
+    plan record of the file, whose plans the instances carry (replayed on reading)."""
+    if record is not None and path.is_dir():
+        raise InputError("a record belongs to one level file, not to a folder", str(path))
     if path.is_dir():
         files = sorted(p for p in path.rglob("*") if p.suffix.lower() in LEVEL_SUFFIXES)
         if not files:
@@ -200,9 +215,10 @@ def load_instances(path: Path, instance_class: str | None = None, levels: str | 
     loaded = load_all(path)
     default_class = instance_class or (path.parent.name if len(loaded) == 1 else path.stem)
     chosen = select(len(loaded), levels, str(path))
+    recorded = read_record(record, [item.level for item in loaded]) if record is not None else {}
     return [
         Instance(f"{path}#{n}" if len(loaded) > 1 else str(path), default_class, loaded[n - 1].level,
-                 digest(loaded[n - 1].level))
+                 digest(loaded[n - 1].level), recorded[n].plan if n in recorded else "")
         for n in chosen
     ]
 
@@ -223,8 +239,9 @@ def read_spec(path: Path) -> GridSpec:
         bad = set(entry) - INSTANCE_KEYS
         if bad or "path" not in entry:
             raise InputError(f"an [[instances]] entry needs 'path' and knows only {sorted(INSTANCE_KEYS)}", source)
-        instances += load_instances((path.parent / entry["path"]).resolve() if not Path(entry["path"]).is_absolute()
-                                    else Path(entry["path"]), entry.get("class"), entry.get("levels"))
+        record = entry.get("record")
+        instances += load_instances(beside(path, entry["path"]), entry.get("class"), entry.get("levels"),
+                                    beside(path, record) if record is not None else None)
     return build_spec(
         instances,
         data.get("encodings", ["incremental"]),
@@ -240,6 +257,11 @@ def read_spec(path: Path) -> GridSpec:
         data.get("stage_encodings", [""]),
         data.get("goal_room", [0]),
     )
+
+
+def beside(spec: Path, named: str) -> Path:
+    """A path named in the grid file ``spec``: relative to the file's folder unless absolute."""
+    return Path(named) if Path(named).is_absolute() else (spec.parent / named).resolve()
 
 
 def build_spec(
@@ -260,8 +282,8 @@ def build_spec(
     if not instances:
         raise InputError("the grid has no instances", source)
     for name in encodings:
-        if name not in ENCODINGS and name not in PORTFOLIOS:
-            raise InputError(f"unknown encoding {name!r} (known: {', '.join([*ENCODINGS, *PORTFOLIOS])})", source)
+        if name not in ENCODINGS and name not in OWN_CONFIGURATIONS:
+            raise InputError(f"unknown encoding {name!r} (known: {', '.join([*ENCODINGS, *OWN_CONFIGURATIONS])})", source)
     for strategies in strategy_sets:
         for name in strategies:
             if name not in STRATEGIES:

@@ -8,8 +8,8 @@ import click
 
 from ..driver import SolveConfig, solve
 from ..errors import InputError
-from ..loading import LoadedLevel, load_all, load_level
-from ..record import read_record
+from ..loading import load_level
+from ..record import recorded_plan
 from .frames import play
 from .html import html_page
 from .text import ascii_playback
@@ -46,7 +46,7 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
     if sum(1 for given in (plan, solve_with, record) if given) > 1:
         raise InputError("give one of --plan, --solve and --record")
     if record:
-        plan = recorded_plan(level_file, loaded, record)
+        plan = recorded_plan(level_file, loaded.level, record)
     if solve_with:
         result = solve(loaded.level, SolveConfig(encoding=solve_with, strategies=("dead",)))
         if result.plan is None:
@@ -69,13 +69,3 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
         click.echo(f"wrote {path}")
     if playback.problem:
         raise InputError(f"the plan is illegal at {playback.problem}", loaded.source)
-
-
-def recorded_plan(level_file: Path, loaded: LoadedLevel, record: Path) -> str:
-    """The plan a record holds for ``loaded``, a level of ``level_file`` (replayed on reading)."""
-    levels = [item.level for item in load_all(level_file)]
-    number = levels.index(loaded.level) + 1
-    entry = read_record(record, levels).get(number)
-    if entry is None:
-        raise InputError(f"the record has no plan for level {number} of {level_file.name}", str(record))
-    return entry.plan
