@@ -116,3 +116,10 @@ def test_a_record_for_a_folder_of_levels_is_refused(tmp_path: Path) -> None:
     grid = write(tmp_path, "grid.toml", 'encodings = ["record-prove"]\n[[instances]]\npath = "."\nrecord = "record.csv"\n')
     with pytest.raises(InputError, match="a record belongs to one level file"):
         read_spec(grid)
+
+
+def test_a_record_that_is_not_a_file_name_is_refused(tmp_path: Path) -> None:
+    collection(tmp_path)
+    grid = write(tmp_path, "grid.toml", 'encodings = ["record-prove"]\n[[instances]]\npath = "tiny.sok"\nrecord = 3\n')
+    with pytest.raises(InputError, match="path and record are file names"):
+        read_spec(grid)

@@ -240,6 +240,8 @@ def read_spec(path: Path) -> GridSpec:
         if bad or "path" not in entry:
             raise InputError(f"an [[instances]] entry needs 'path' and knows only {sorted(INSTANCE_KEYS)}", source)
         record = entry.get("record")
+        if not all(isinstance(named, str) for named in (entry["path"], record or "")):
+            raise InputError("an [[instances]] entry's path and record are file names (strings)", source)
         instances += load_instances(beside(path, entry["path"]), entry.get("class"), entry.get("levels"),
                                     beside(path, record) if record is not None else None)
     return build_spec(
