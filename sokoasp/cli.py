@@ -24,7 +24,7 @@ from .pddl import DOMAIN
 from .pddl import problem as pddl_problem
 from .portfolio import members_for, race
 from .prove import prove_plan, race_and_prove
-from .record import entries_from_runs, merge, read_record, recorded_plan, write_record
+from .record import Entry, entries_from_runs, merge, read_record, recorded_plan, write_record
 from .result import Result
 from .show.command import show
 from .simulator import replay
@@ -343,13 +343,21 @@ def plans_command(level_file: Path, record: Path, databases: tuple[Path, ...]) -
                 click.echo(f"{database}: no solved run of a level of {level_file.name}")
             entries, taken = merge(entries, found)
             for entry in taken:
-                click.echo(f"level {entry.level}: {entry.pushes} pushes{' (proven fewest)' * entry.proven}, "
+                click.echo(f"level {entry.level}: {entry.pushes} pushes{bound_note(entry)}, "
                            f"{entry.moves} moves ({entry.configuration}, {entry.seconds:.1f} s, {database.name})")
         write_record(record, entries)
     numbers = ", ".join(str(number) for number in sorted(entries))
     proven = sum(entry.proven for entry in entries.values())
+    bounded = sum(not entry.proven and entry.lower_bound is not None for entry in entries.values())
     click.echo(f"{record}: {len(entries)} of {len(levels)} levels of {level_file.name} have a replayed plan"
-               + (f", {proven} proven push-optimal" if proven else "") + (f": {numbers}" if numbers else ""))
+               + (f", {proven} proven push-optimal" if proven else "")
+               + (f", {bounded} more with a proven lower bound" if bounded else "") + (f": {numbers}" if numbers else ""))
+
+
+def bound_note(entry: Entry) -> str:
+    if entry.proven:
+        return " (proven fewest)"
+    return "" if entry.lower_bound is None else f" (none has fewer than {entry.lower_bound})"
 
 
 @cli.command(name="strategies")

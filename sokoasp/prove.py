@@ -55,14 +55,15 @@ def prove(level: Level, first: Result, seconds: float | None, memory_mb: int | N
         return noted(proven(first, "proven by the member that found it"), "", 0.0)
     if first.pushes == 0:
         return noted(proven(first, "the level is solved already"), "", 0.0)
-    if first.pushes <= push_bound(level):
+    bound = push_bound(level)
+    if first.pushes <= bound:
         why = f"its {first.pushes} pushes meet the lower bound (box-goal matching, or two boxes' joint pushes)"
         return noted(proven(first, why), "", 0.0)
     if seconds is not None and seconds <= 0:
-        return noted(first, "not proven push-optimal: no time left for the proof", 0.0)
+        return noted(bounded(first, bound), "not proven push-optimal: no time left for the proof", 0.0)
     began = time.perf_counter()
     answers = race_provers(level, first.pushes, seconds, memory_mb)
-    return put_together(first, answers, time.perf_counter() - began)
+    return put_together(first, answers, time.perf_counter() - began, bound)
 
 
 def race_provers(level: Level, pushes: int, seconds: float | None, memory_mb: int | None) -> list[Result]:
@@ -92,9 +93,9 @@ def push_optimal(answer: Result) -> bool:
     return answer.status is Status.SOLVED_OPTIMAL and answer.optimal_for == "pushes"
 
 
-def put_together(first: Result, answers: list[Result], spent: float) -> Result:
+def put_together(first: Result, answers: list[Result], spent: float, bound: int = 0) -> Result:
     """The proof's outcome from the provers' ``answers`` (every plan they find is shorter than
-    the first: they ask one push fewer)."""
+    the first: they ask one push fewer), ``bound`` the level's static lower bound."""
     assert first.pushes is not None
     refuted = max((a.horizon for a in answers if a.horizon is not None and a.status in REFUTING), default=-1)
     how_far = f"timeout, no plan up to horizon {refuted}" if refuted >= 0 else "timeout, no horizon refuted"
@@ -105,11 +106,12 @@ def put_together(first: Result, answers: list[Result], spent: float) -> Result:
         if push_optimal(shorter) or refuted >= shorter.pushes - 1:
             note = f"a shorter plan is push-optimal: {shorter.pushes} pushes, the first plan had {first.pushes}"
             return noted(proven(shorter, note), note, spent, first)
-        return noted(shorter, f"a shorter plan, not proven push-optimal: {shorter.pushes} pushes, the first plan had "
-                     f"{first.pushes}; {how_far}", spent, first)
+        return noted(bounded(shorter, max(bound, refuted + 1)), f"a shorter plan, not proven push-optimal: "
+                     f"{shorter.pushes} pushes, the first plan had {first.pushes}; {how_far}", spent, first)
     if refuted >= first.pushes - 1:
         return noted(proven(first, f"no plan has fewer than its {first.pushes} pushes"), "", spent)
-    return noted(first, f"not proven push-optimal: {how_far} (the plan has {first.pushes} pushes)", spent)
+    return noted(bounded(first, max(bound, refuted + 1)),
+                 f"not proven push-optimal: {how_far} (the plan has {first.pushes} pushes)", spent)
 
 
 REFUTING = (Status.NO_PLAN_UP_TO_HORIZON, Status.TIMEOUT)  # their horizon: no plan up to it
@@ -118,6 +120,13 @@ REFUTING = (Status.NO_PLAN_UP_TO_HORIZON, Status.TIMEOUT)  # their horizon: no p
 def proven(result: Result, why: str) -> Result:
     result.status, result.optimal_for = Status.SOLVED_OPTIMAL, "pushes"
     result.stats = {**result.stats, "proof": f"push-optimal: {why}"}
+    return bounded(result, result.pushes or 0)
+
+
+def bounded(result: Result, lower_bound: int) -> Result:
+    """``result`` with what the proof showed: no plan has fewer than ``lower_bound`` pushes
+    (``push_lower_bound``, which plan records keep)."""
+    result.stats = {**result.stats, "push_lower_bound": lower_bound}
     return result
 
 

@@ -12,6 +12,7 @@ levels a record holds plans for is a count anyone can check again.
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,8 @@ from .level import Level
 from .loading import load_all
 from .simulator import count_pushes, replay
 
-FIELDS = ("level", "title", "pushes", "moves", "proven", "configuration", "seconds", "plan")
-OPTIONAL = {"proven"}  # records written before the column have none
+FIELDS = ("level", "title", "pushes", "moves", "proven", "lower_bound", "configuration", "seconds", "plan")
+OPTIONAL = {"proven", "lower_bound"}  # records written before these columns have none
 PROVEN = "push-optimal"
 
 
@@ -39,26 +40,36 @@ class Entry:
     seconds: float
     plan: str
     proven: bool = False  # some run proved that no plan has fewer pushes
+    lower_bound: int | None = None  # some run proved that no plan has fewer pushes than this (None: unknown)
+
+    def __post_init__(self) -> None:
+        if self.proven:  # a proof of the plan is the highest lower bound there is
+            object.__setattr__(self, "lower_bound", self.pushes)
 
     def better_than(self, other: Entry | None) -> bool:
         return other is None or (self.pushes, self.moves) < (other.pushes, other.moves)
 
     def row(self) -> dict[str, str]:
         return {"level": str(self.level), "title": self.title, "pushes": str(self.pushes), "moves": str(self.moves),
-                "proven": PROVEN if self.proven else "", "configuration": self.configuration,
+                "proven": PROVEN if self.proven else "",
+                "lower_bound": "" if self.lower_bound is None else str(self.lower_bound), "configuration": self.configuration,
                 "seconds": f"{self.seconds:.2f}", "plan": self.plan}
 
 
 def checked_entry(levels: list[Level], number: int, plan: str, configuration: str, seconds: float,
-                  proven: bool = False) -> Entry:
-    """An entry for level ``number`` whose plan solves it, or ValueError saying why not."""
+                  proven: bool = False, lower_bound: int | None = None) -> Entry:
+    """An entry for level ``number`` whose plan solves it and has no fewer pushes than
+    ``lower_bound``, or ValueError saying why not."""
     if not 1 <= number <= len(levels):
         raise ValueError(f"level {number} is not in the collection (1..{len(levels)})")
     level = levels[number - 1]
     outcome = replay(level, plan)
     if not outcome.ok:
         raise ValueError(f"the plan of level {number} fails replay: {outcome.problem}")
-    return Entry(number, level.title, count_pushes(plan), len(plan), configuration, seconds, plan, proven)
+    pushes = count_pushes(plan)
+    if lower_bound is not None and lower_bound > pushes:
+        raise ValueError(f"the plan of level {number} has {pushes} pushes, fewer than its lower bound {lower_bound}")
+    return Entry(number, level.title, pushes, len(plan), configuration, seconds, plan, proven, lower_bound)
 
 
 def recorded_plan(level_file: Path, level: Level, record: Path) -> str:
@@ -99,7 +110,7 @@ def entries_of(reader: csv.DictReader[str], levels: list[Level], source: str) ->
             if not row["level"].isdigit():
                 raise ValueError(f"level: {row['level']!r} is not a level number")
             entry = checked_entry(levels, int(row["level"]), row["plan"], row["configuration"], seconds(row),
-                                  proven(row))
+                                  proven(row), lower_bound(row))
         except ValueError as error:
             raise InputError(str(error), source, line) from None
         if (str(entry.pushes), str(entry.moves)) != (row["pushes"], row["moves"]):
@@ -116,6 +127,13 @@ def proven(row: dict[str, str]) -> bool:
     if value not in ("", PROVEN):
         raise ValueError(f"proven: {value!r} is neither empty nor {PROVEN!r}")
     return value == PROVEN
+
+
+def lower_bound(row: dict[str, str]) -> int | None:
+    value = row.get("lower_bound") or ""
+    if value and not value.isdigit():
+        raise ValueError(f"lower_bound: {value!r} is not a number of pushes")
+    return int(value) if value else None
 
 
 def seconds(row: dict[str, str]) -> float:
@@ -149,7 +167,7 @@ def entries_from_runs(rows: list[dict[str, Any]], levels: list[Level], source: s
             continue
         try:
             entry = checked_entry(levels, number, row["plan"], row["configuration"], float(row["total_time"] or 0),
-                                  row["optimal_for"] == "pushes")
+                                  row["optimal_for"] == "pushes", json.loads(row["stats"] or "{}").get("push_lower_bound"))
         except ValueError as error:
             raise InputError(f"run {row['key']} ({row['instance']}): {error}", source) from None
         best[number] = better(best.get(number), entry)
@@ -157,19 +175,20 @@ def entries_from_runs(rows: list[dict[str, Any]], levels: list[Level], source: s
 
 
 def better(old: Entry | None, new: Entry) -> Entry:
-    """The better of two entries for a level: fewer pushes, then fewer moves; proven if either
-    proved its (equal) pushes the fewest. A replayed plan with fewer pushes than a proven one
-    means that proof was wrong: an input error, never a quiet record."""
+    """The better of two entries for a level: fewer pushes, then fewer moves, with the higher of
+    their lower bounds; proven when that bound meets its pushes. A replayed plan with fewer
+    pushes than a proven bound means that proof was wrong: an input error, never a quiet record."""
     if old is None or new.better_than(old):
         kept, other = new, old
     else:
         kept, other = old, new
-    if other is not None and other.proven and kept.pushes < other.pushes:
+    if other is None or other.lower_bound is None or (kept.lower_bound or 0) >= other.lower_bound:
+        return kept
+    if kept.pushes < other.lower_bound:
+        claim = "proved the fewest" if other.proven else "proved no plan goes under"
         raise InputError(f"level {kept.level}: a replayed plan has {kept.pushes} pushes, fewer than the "
-                         f"{other.pushes} that {other.configuration!r} proved the fewest: that proof is wrong")
-    if other is not None and other.proven and other.pushes == kept.pushes and not kept.proven:
-        return replace(kept, proven=True)
-    return kept
+                         f"{other.lower_bound} that {other.configuration!r} {claim}: that proof is wrong")
+    return replace(kept, lower_bound=other.lower_bound, proven=other.lower_bound == kept.pushes)
 
 
 def merge(old: dict[int, Entry], new: dict[int, Entry]) -> tuple[dict[int, Entry], list[Entry]]:

@@ -116,6 +116,8 @@ def test_a_plan_from_above_is_optimal_when_the_loop_from_below_refuted_every_hor
     assert_replays(level, together.plan)
     if refuted_below == 0:
         assert together.status is Status.SOLVED_OPTIMAL and "a shorter plan is push-optimal" in together.stats["proof"]
+        assert together.stats["push_lower_bound"] == optimum
     else:
         assert together.status is Status.SOLVED and together.optimal_for is None
         assert f"no plan up to horizon {optimum - 2}" in together.stats["proof"]
+        assert together.stats["push_lower_bound"] == optimum - 1  # what the refutations showed, kept by records

@@ -87,6 +87,10 @@ def test_a_row_whose_plan_fails_replay_is_an_input_error_naming_its_line(tmp_pat
     ("level,title,pushes,moves,configuration,seconds,plan\none,t,1,1,push,0.1,R\n", ":2: level: 'one' is not a level number"),
     ("level,title,pushes,moves,proven,configuration,seconds,plan\n1,t,1,1,yes,push,0.1,R\n",
      ":2: proven: 'yes' is neither empty nor 'push-optimal'"),
+    ("level,title,pushes,moves,lower_bound,configuration,seconds,plan\n1,t,1,1,2,push,0.1,R\n",
+     ":2: the plan of level 1 has 1 pushes, fewer than its lower bound 2"),
+    ("level,title,pushes,moves,lower_bound,configuration,seconds,plan\n1,t,1,1,x,push,0.1,R\n",
+     ":2: lower_bound: 'x' is not a number of pushes"),
 ])
 def test_bad_records_are_input_errors(tmp_path: Path, text: str, problem: str) -> None:
     record = tmp_path / "record.csv"
@@ -140,8 +144,37 @@ def test_a_proof_marks_the_plan_with_as_many_pushes_and_a_shorter_plan_refutes_i
     longer = replace(checked_entry(levels, 1, "uLrR", "c", 1.0, proven=True), pushes=3)  # merge never replays
     with pytest.raises(InputError, match="fewer than the 3 that 'c' proved the fewest: that proof is wrong"):
         merge({1: short}, {1: longer})
-    merged, _ = merge({1: short}, {1: replace(longer, proven=False)})
+    merged, _ = merge({1: short}, {1: replace(longer, proven=False, lower_bound=None)})
     assert merged[1] is short and not merged[1].proven
+
+
+def test_the_higher_lower_bound_is_kept_and_proves_a_plan_it_meets() -> None:
+    levels = read_levels(HAND_MADE["both-ways"], "<test>")  # two pushes at best
+    detour = checked_entry(levels, 1, "uLrlrR", "a", 1.0, lower_bound=1)
+    assert (detour.pushes, detour.lower_bound, detour.proven) == (2, 1, False)
+    bounded = checked_entry(levels, 1, "uLrlrR", "b", 1.0, lower_bound=2)  # same plan, a proof that meets it
+    merged, taken = merge({1: detour}, {1: bounded})
+    assert merged[1].lower_bound == 2 and merged[1].proven and taken == [merged[1]]
+    merged, taken = merge({1: bounded}, {1: detour})  # the lower bound never goes down
+    assert merged[1] == bounded and taken == []
+    short = checked_entry(levels, 1, "uLrR", "c", 1.0)
+    merged, _ = merge({1: bounded}, {1: short})  # fewer moves, and the bound it now meets
+    assert merged[1].plan == "uLrR" and merged[1].proven
+    wrong = replace(detour, lower_bound=3)  # merge never replays: a bound above a replayed plan
+    with pytest.raises(InputError, match="fewer than the 3 that 'a' proved no plan goes under: that proof is wrong"):
+        merge({1: short}, {1: wrong})
+    with pytest.raises(ValueError, match="fewer than its lower bound 3"):
+        checked_entry(levels, 1, "uLrR", "d", 1.0, lower_bound=3)
+
+
+def test_a_records_lower_bounds_are_written_and_read_back(tmp_path: Path) -> None:
+    levels = read_levels(collection(tmp_path).read_text(), "<test>")  # level 1: one push east
+    record = tmp_path / "record.csv"
+    entries = {1: checked_entry(levels, 1, "R", "a", 1.0, lower_bound=0), 2: checked_entry(levels, 1, "R", "b", 1.0, proven=True)}
+    for entry in entries.values():
+        write_record(record, {1: entry})
+        assert read_record(record, levels) == {1: entry}
+    assert rows_of(record)[0]["lower_bound"] == "1"  # a proven plan's pushes are its lower bound
 
 
 @pytest.mark.parametrize("record", sorted((ROOT / "instances" / "plans").glob("*.csv")), ids=lambda p: p.stem)
