@@ -13,7 +13,7 @@ from oracle import bfs_pushes
 from test_cli import run, write
 from test_grid import rows_of
 
-from sokoasp import Status
+from sokoasp import SolveConfig, Status, solve
 from sokoasp.errors import ExitCode, InputError
 from sokoasp.grid.run import run_grid
 from sokoasp.grid.spec import read_spec
@@ -40,8 +40,7 @@ def collection(tmp_path: Path) -> Path:
     path = write(tmp_path, "tiny.sok", f"; room\n{ROOM}\n; two-boxes\n{HAND_MADE['two-boxes']}\n; turn-corner\n"
                  f"{HAND_MADE['turn-corner']}")
     levels = read_levels(path.read_text(), "tiny")
-    optimal = run("solve", "-e", "push", "--json", "-l", "2", str(path))[1]
-    two_boxes_plan = optimal.split('"plan": "')[1].split('"')[0]
+    two_boxes_plan = solve(levels[1], SolveConfig(encoding="push")).plan or ""
     write_record(tmp_path / "record.csv", {1: checked_entry(levels, 1, DETOURS, "by hand", 0.0),
                                            2: checked_entry(levels, 2, two_boxes_plan, "push", 0.0)})
     return path
