@@ -39,12 +39,12 @@ class Entry:
     configuration: str
     seconds: float
     plan: str
-    proven: bool = False  # some run proved that no plan has fewer pushes
     lower_bound: int | None = None  # some run proved that no plan has fewer pushes than this (None: unknown)
 
-    def __post_init__(self) -> None:
-        if self.proven:  # a proof of the plan is the highest lower bound there is
-            object.__setattr__(self, "lower_bound", self.pushes)
+    @property
+    def proven(self) -> bool:
+        """Some run proved that no plan has fewer pushes than this one."""
+        return self.lower_bound == self.pushes
 
     def better_than(self, other: Entry | None) -> bool:
         return other is None or (self.pushes, self.moves) < (other.pushes, other.moves)
@@ -69,7 +69,7 @@ def checked_entry(levels: list[Level], number: int, plan: str, configuration: st
     pushes = count_pushes(plan)
     if lower_bound is not None and lower_bound > pushes:
         raise ValueError(f"the plan of level {number} has {pushes} pushes, fewer than its lower bound {lower_bound}")
-    return Entry(number, level.title, pushes, len(plan), configuration, seconds, plan, proven, lower_bound)
+    return Entry(number, level.title, pushes, len(plan), configuration, seconds, plan, pushes if proven else lower_bound)
 
 
 def recorded_plan(level_file: Path, level: Level, record: Path) -> str:
@@ -188,7 +188,7 @@ def better(old: Entry | None, new: Entry) -> Entry:
         claim = "proved the fewest" if other.proven else "proved no plan goes under"
         raise InputError(f"level {kept.level}: a replayed plan has {kept.pushes} pushes, fewer than the "
                          f"{other.lower_bound} that {other.configuration!r} {claim}: that proof is wrong")
-    return replace(kept, lower_bound=other.lower_bound, proven=other.lower_bound == kept.pushes)
+    return replace(kept, lower_bound=other.lower_bound)
 
 
 def merge(old: dict[int, Entry], new: dict[int, Entry]) -> tuple[dict[int, Entry], list[Entry]]:

@@ -138,13 +138,13 @@ def test_a_proof_marks_the_plan_with_as_many_pushes_and_a_shorter_plan_refutes_i
     short = checked_entry(levels, 1, "uLrR", "a", 1.0)
     detour = checked_entry(levels, 1, "uLrlrR", "b", 1.0, proven=True)  # same pushes, more moves, proven
     merged, taken = merge({1: short}, {1: detour})
-    assert merged[1] == replace(short, proven=True) and taken == [merged[1]]
+    assert merged[1] == replace(short, lower_bound=short.pushes) and merged[1].proven and taken == [merged[1]]
     merged, taken = merge({1: merged[1]}, {1: detour})  # nothing new the second time
     assert taken == []
-    longer = replace(checked_entry(levels, 1, "uLrR", "c", 1.0, proven=True), pushes=3)  # merge never replays
+    longer = replace(checked_entry(levels, 1, "uLrR", "c", 1.0), pushes=3, lower_bound=3)  # proven; merge never replays
     with pytest.raises(InputError, match="fewer than the 3 that 'c' proved the fewest: that proof is wrong"):
         merge({1: short}, {1: longer})
-    merged, _ = merge({1: short}, {1: replace(longer, proven=False, lower_bound=None)})
+    merged, _ = merge({1: short}, {1: replace(longer, lower_bound=None)})
     assert merged[1] is short and not merged[1].proven
 
 
