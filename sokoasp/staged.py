@@ -54,7 +54,7 @@ from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
 from .filling import blocking_pairs, each_box_reaches_a_goal, fills_jointly
 from .instance import program_facts
-from .level import Cell, Level
+from .level import DIRECTIONS, Cell, Level, add
 from .plans import PlanExtractor, Route, extract_plan, pushes_plan, reverse_route_pushes, route_steps
 from .reverse import reverse_facts, turned_round
 from .search import player_region
@@ -83,6 +83,18 @@ class StagePlan:
 
     def __add__(self, other: StagePlan) -> StagePlan:
         return StagePlan(self.moves + other.moves, self.routes + other.routes)
+
+    def moved_onto(self, start: Level) -> frozenset[Cell]:
+        """Every square a box is pushed (backwards: pulled) onto on the way from ``start``:
+        a box that stands on none of them at the end has not moved."""
+        if self.routes:
+            return frozenset(drop for _, drop, _ in self.routes)
+        squares, player = set(), start.player
+        for move in self.moves:
+            player = add(player, DIRECTIONS[move.lower()])
+            if move.isupper():
+                squares.add(add(player, DIRECTIONS[move.lower()]))
+        return frozenset(squares)
 
     def describe(self) -> str:
         if self.routes:
@@ -234,7 +246,7 @@ class StageEnds(PlanExtractor):
     def on_model(self, model: clingo.Model) -> bool:
         symbols = list(model.symbols(shown=True))
         plan, end = read_stage(self.state, symbols, self.reverse)
-        nogoods = self.nogoods(end)
+        nogoods = self.nogoods(end, plan.moved_onto(self.state))
         if not nogoods:
             self.symbols, self.found, self.kept = symbols, True, (plan, end)
             return False
@@ -242,9 +254,11 @@ class StageEnds(PlanExtractor):
             model.context.add_nogood(nogood)
         return True
 
-    def nogoods(self, end: Level) -> list[list[tuple[clingo.Symbol, bool]]]:
-        """The nogoods that turn ``end`` away, or none to keep it."""
-        moved = None if self.goal.player_anywhere else end.boxes - self.state.boxes
+    def nogoods(self, end: Level, moved_onto: frozenset[Cell]) -> list[list[tuple[clingo.Symbol, bool]]]:
+        """The nogoods that turn ``end`` away, or none to keep it. ``moved_onto``: the squares
+        the stage's plan moved a box onto; a group of boxes none of which moved stood there with
+        the player on its side at the stage's start, and was tested then."""
+        moved = None if self.goal.player_anywhere else end.boxes & moved_onto
         group = dead_group(end, pulls=self.reverse, moved=moved)
         if group is not None:  # those boxes alone, with the player on a side where they are dead
             boxes, players = group

@@ -31,6 +31,7 @@ from sokoasp.staged import (
     StagedSearch,
     StageEnds,
     StageGoal,
+    StagePlan,
     StageSession,
     plan_stage,
     read_stage,
@@ -762,3 +763,17 @@ def test_solve_draws_the_farthest_state_of_failed_stages(tmp_path) -> None:
     head = next(k for k, line in enumerate(lines) if line.startswith("farthest:"))
     assert "the stages got 1 of 2 boxes on goals in" in lines[head]
     assert lines[head + 1].strip() == "#######" and lines[head + 2].strip() == "# @*  #"
+
+
+def test_a_box_pushed_away_and_back_counts_as_moved_for_the_group_test() -> None:
+    # A group standing where it stood at the stage's start need not have stood still: its box
+    # may have left and come back with the player now on its other side, where it is dead.
+    level = level_of("#######\n#    .#\n# @$  #\n#     #\n#######\n")
+    (box,) = level.boxes
+    moves = "RurrdL"  # push the box right, walk round it, push it back
+    end = state_after(level, moves)
+    assert end.boxes == level.boxes and end.player != level.player
+    pushed_onto = StagePlan(moves=moves).moved_onto(level)
+    assert pushed_onto == {(box[0] + 1, box[1]), box}
+    routes = (((1, 1), (2, 3), None), ((2, 3), (4, 4), (3, 4)))
+    assert StagePlan(routes=routes).moved_onto(level) == {(2, 3), (4, 4)}
