@@ -59,10 +59,13 @@ def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
     """The boxes of a corral deadlock in ``state`` (``pulls``: boxes are pulled), or None when
     the test finds none."""
     region = player_region(state.floor, state.boxes, state.player)
+    searched: set[frozenset[Cell]] = set()  # pockets that share a fence share its search
     for pocket in pockets(state.floor - state.boxes - region):
         for fence in fences(state.boxes, touching(state.boxes, pocket)):
-            if cannot_all_reach_goals(state.floor, state.goals, fence, state.player, pulls, CORRAL_STATES):
+            if fence not in searched and cannot_all_reach_goals(state.floor, state.goals, fence, state.player,
+                                                                pulls, CORRAL_STATES):
                 return fence
+            searched.add(fence)
     return None
 
 

@@ -73,8 +73,8 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
                 targets: frozenset[Cell], pulls: bool, limit: int) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
-    missing from ``distance``, reaches a state with every box on ``targets``: a best-first search over (boxes, player region) states, least
-    summed ``distance`` first. None when it meets ``limit`` states first."""
+    missing from ``distance``, reaches a state with every box on ``targets``: a best-first
+    search over (boxes, player region) states, least summed ``distance`` first. None when it meets ``limit`` states first."""
     board = board_of(free)
     open_squares, on_targets = board.mask(free), board.mask(targets)
     start_mask = board.mask(start)
