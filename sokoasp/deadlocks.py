@@ -5,9 +5,8 @@ when every other box is taken off the board.
 A sound test for any state: taking boxes away only frees squares and the player's walks, so
 the pushes of the fence's boxes in any plan from the state (a plan puts every box on a goal)
 are a plan of this smaller problem too. When a search of the smaller problem runs out of
-states, no plan exists from the state. The search goes on when the player gets into the fenced
-floor: a box pushed in to let the player in may be stuck there (Microban 143: the box at the top
-of a corridor that only the room above can push down). It gives up (and the state passes) after
+states, no plan exists from the state. The search gives up (and the state passes) when the
+player gets into the fenced floor (the fence is open: the question grows) or after
 ``CORRAL_STATES`` states, so it stays cheap.
 
 When the fence's boxes alone leave the pocket open, the boxes that touch them join, ring by
@@ -59,13 +58,10 @@ def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
     """The boxes of a corral deadlock in ``state`` (``pulls``: boxes are pulled), or None when
     the test finds none."""
     region = player_region(state.floor, state.boxes, state.player)
-    searched: set[frozenset[Cell]] = set()  # pockets that share a fence share its search
     for pocket in pockets(state.floor - state.boxes - region):
         for fence in fences(state.boxes, touching(state.boxes, pocket)):
-            if fence not in searched and cannot_all_reach_goals(state.floor, state.goals, fence, state.player,
-                                                                pulls, CORRAL_STATES):
+            if fence_is_dead(state, fence, pocket, pulls):
                 return fence
-            searched.add(fence)
     return None
 
 
@@ -98,14 +94,22 @@ def pockets(cells: frozenset[Cell]) -> list[frozenset[Cell]]:
     return parts
 
 
+def fence_is_dead(state: Level, fence: frozenset[Cell], pocket: frozenset[Cell], pulls: bool) -> bool:
+    """True when the boxes of ``fence`` alone (every other box taken away) cannot all be moved
+    onto goals; the search gives up when the player gets into ``pocket`` or after
+    ``CORRAL_STATES`` states."""
+    return cannot_all_reach_goals(state.floor, state.goals, fence, state.player, pulls, CORRAL_STATES, pocket)
+
+
 def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
-                           pulls: bool, limit: int) -> bool:
+                           pulls: bool, limit: int, escape: frozenset[Cell] = frozenset()) -> bool:
     """True when ``boxes``, alone on ``floor``, cannot all be moved onto ``goals`` (``pulls``: by
-    pulls); False when they can, or the search meets ``limit`` states first."""
+    pulls); False when they can, or the player gets into ``escape``, or the search meets
+    ``limit`` states first."""
     distance = lone_box_distances(floor, goals, pulls)
     if any(box not in distance for box in boxes):
         return True  # a box on a dead square (the dead strategy prunes these already)
-    return push_search(floor, boxes, player, distance, goals, pulls, limit) is False
+    return push_search(floor, boxes, player, distance, goals, pulls, limit, escape) is False
 
 
 def dead_group(state: Level, pulls: bool = False,

@@ -71,19 +71,20 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
-                targets: frozenset[Cell], pulls: bool, limit: int) -> bool | None:
+                targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset()) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
-    missing from ``distance``, reaches a state with every box on ``targets``: a best-first
-    search over (boxes, player region) states, least summed ``distance`` first. None when it meets ``limit`` states first."""
+    missing from ``distance``, reaches a state with every box on ``targets`` or the player able
+    to walk into ``escape``: a best-first search over (boxes, player region) states, least
+    summed ``distance`` first. None when it meets ``limit`` states first."""
     board = board_of(free)
-    open_squares, on_targets = board.mask(free), board.mask(targets)
+    open_squares, on_targets, escape_mask = board.mask(free), board.mask(targets), board.mask(escape)
     start_mask = board.mask(start)
     region = board.flood(open_squares & ~start_mask, board.bit(player))
     seen = {(start, region)}
     todo = [(0, 0, start, start_mask, region)]  # (summed distance, order found, boxes, as bits, player region)
     while todo:
         _, _, boxes, boxes_mask, region = heapq.heappop(todo)
-        if boxes_mask & ~on_targets == 0:
+        if boxes_mask & ~on_targets == 0 or region & escape_mask:
             return True
         for box in sorted(boxes):
             for to, stand in box_moves(board, free, boxes, box, region, pulls):

@@ -92,9 +92,9 @@ def test_a_box_that_shields_the_fence_from_the_player_joins_it() -> None:
 
 # Microban 143 as a stage left it: the box at the top of the corridor can only be pushed down
 # from the room above it, and the player below gets into the room only by pushing it up, after
-# which no box can come out again: the goal at the bottom stays empty. The fence of the room
-# opens, so a search that stops when the player gets in passes the state; the fence's boxes
-# alone still cannot all reach goals.
+# which no box can come out again: the goal at the bottom stays empty. In the stage, a box went
+# down the corridor and another came up onto its square; the pair with the room's goal box is
+# dead with the player below, not with the player above, where the stage started.
 OPENED_IN_VAIN = """\
 ####
 #  ####
@@ -110,13 +110,16 @@ OPENED_IN_VAIN = """\
 """
 
 
-def test_a_fence_the_player_can_open_is_dead_when_its_boxes_still_cannot_all_reach_goals() -> None:
-    level = level_of(OPENED_IN_VAIN)
-    assert not level.boxes & dead_squares(level) and dead_freeze(level) is None
-    assert dead_fence(level) == {(2, 3), (2, 5), (4, 3)}
-    assert not solvable(level)
-    above = level_of(OPENED_IN_VAIN.replace("#     #", "#   @ #").replace("#@#", "# #"))
-    assert dead_fence(above) is None and solvable(above)  # the player above pushes the box down
+def test_a_group_on_squares_it_held_at_the_stage_start_is_tested_when_a_box_moved_onto_one() -> None:
+    end = level_of(OPENED_IN_VAIN)
+    start = level_of(OPENED_IN_VAIN.replace("#     #", "#   @ #").replace("#@#", "# #"))
+    assert start.boxes == end.boxes and not solvable(end) and solvable(start)
+    assert dead_group(start) is None and dead_fence(end) is None  # the fence opens: the corral test passes it
+    ends = StageEnds(start, StageGoal(3), reverse=False)
+    ends.horizon = 4
+    nogoods = ends.nogoods(end, frozenset({(4, 3)}))
+    assert nogoods and all(nogood[:2] == boxes_nogood(frozenset({(2, 5), (4, 3)}), 4, None) for nogood in nogoods)
+    assert ends.nogoods(end, frozenset()) == []  # a group no box moved onto was tested at the start
 
 
 def corpus_states(pulls: bool) -> list[Level]:
