@@ -44,6 +44,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .analysis import lone_box_distances
+from .bitboard import board_of
 from .filling import matching, push_search
 from .level import DIRECTIONS, Cell, Level, add
 from .search import player_region, region_from
@@ -60,9 +61,19 @@ def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
     region = player_region(state.floor, state.boxes, state.player)
     for pocket in pockets(state.floor - state.boxes - region):
         for fence in fences(state.boxes, touching(state.boxes, pocket)):
-            if fence_is_dead(state, fence, pocket, pulls):
+            side = player_side(state.floor, fence, state.player)
+            if fence_is_dead(state.floor, state.goals, fence, side, pocket, pulls):
                 return fence
     return None
+
+
+def player_side(floor: frozenset[Cell], boxes: frozenset[Cell], player: Cell) -> Cell:
+    """The least square the player can walk to with only ``boxes`` on ``floor``: the player's
+    side of them, all a search of those boxes alone depends on (states that differ elsewhere
+    pose the same question)."""
+    board = board_of(floor)
+    region = board.flood(board.mask(floor) & ~board.mask(boxes), board.bit(player))
+    return board.cell(region & -region)
 
 
 def touching(boxes: frozenset[Cell], cells: frozenset[Cell]) -> frozenset[Cell]:
@@ -94,11 +105,14 @@ def pockets(cells: frozenset[Cell]) -> list[frozenset[Cell]]:
     return parts
 
 
-def fence_is_dead(state: Level, fence: frozenset[Cell], pocket: frozenset[Cell], pulls: bool) -> bool:
-    """True when the boxes of ``fence`` alone (every other box taken away) cannot all be moved
-    onto goals; the search gives up when the player gets into ``pocket`` or after
-    ``CORRAL_STATES`` states."""
-    return cannot_all_reach_goals(state.floor, state.goals, fence, state.player, pulls, CORRAL_STATES, pocket)
+@lru_cache(maxsize=65_536)
+def fence_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], fence: frozenset[Cell], side: Cell,
+                  pocket: frozenset[Cell], pulls: bool) -> bool:
+    """True when the boxes of ``fence`` alone (every other box taken away, the player on the
+    ``side`` of them) cannot all be moved onto goals; the search gives up when the player gets
+    into ``pocket`` or after ``CORRAL_STATES`` states. Cached: the stages meet the same fences
+    in state after state (XSokoban 10: 311 searches in 57 end states, 31 of them different)."""
+    return cannot_all_reach_goals(floor, goals, fence, side, pulls, CORRAL_STATES, pocket)
 
 
 def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
@@ -151,10 +165,20 @@ def group_sides(floor: frozenset[Cell], group: tuple[Cell, ...]) -> tuple[tuple[
 
 
 def box_groups(boxes: list[Cell]) -> Iterator[tuple[Cell, ...]]:
+    """Every two of ``boxes`` (sorted), then every three two of whose pairs stand near each
+    other, in the order of ``combinations``."""
     yield from combinations(boxes, 2)
-    for group in combinations(boxes, 3):
-        if sum(near(a, b) for a, b in combinations(group, 2)) >= 2:
-            yield group
+    yield from near_triples(boxes)
+
+
+def near_triples(boxes: list[Cell]) -> list[tuple[Cell, ...]]:
+    """The triples of ``box_groups``: one box near both others (two near pairs share a box),
+    found from each box's near neighbours instead of from every triple (32 boxes: 4,960)."""
+    triples: set[tuple[Cell, ...]] = set()
+    for centre in boxes:
+        close = [box for box in boxes if box != centre and near(centre, box)]
+        triples.update(tuple(sorted((centre, a, b))) for a, b in combinations(close, 2))
+    return sorted(triples)
 
 
 def near(a: Cell, b: Cell) -> bool:

@@ -75,29 +75,36 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
     missing from ``distance``, reaches a state with every box on ``targets`` or the player able
     to walk into ``escape``: a best-first search over (boxes, player region) states, least
-    summed ``distance`` first. None when it meets ``limit`` states first."""
+    summed ``distance`` first. None when it meets ``limit`` states first. A state's region is
+    flooded when the state is taken up, not when it is found: a search that heads straight for
+    the goals floods a few of the states it finds (the flood is most of its time)."""
     board = board_of(free)
     open_squares, on_targets, escape_mask = board.mask(free), board.mask(targets), board.mask(escape)
-    start_mask = board.mask(start)
-    region = board.flood(open_squares & ~start_mask, board.bit(player))
-    seen = {(start, region)}
-    todo = [(0, 0, start, start_mask, region)]  # (summed distance, order found, boxes, as bits, player region)
+    seen: set[tuple[frozenset[Cell], int]] = set()  # (boxes, player region) of the states taken up
+    taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
+    found = 0
+    # (summed distance, order found, boxes, as bits, the player's square)
+    todo = [(sum(distance[box] for box in start), found, start, board.mask(start), board.bit(player))]
     while todo:
-        _, _, boxes, boxes_mask, region = heapq.heappop(todo)
+        summed, _, boxes, boxes_mask, stand = heapq.heappop(todo)
+        if (boxes_mask, stand) in taken:
+            continue
+        taken.add((boxes_mask, stand))
+        region = board.flood(open_squares & ~boxes_mask, stand)
+        if (boxes, region) in seen:
+            continue
+        if len(seen) >= limit:
+            return None
+        seen.add((boxes, region))
         if boxes_mask & ~on_targets == 0 or region & escape_mask:
             return True
         for box in sorted(boxes):
-            for to, stand in box_moves(board, free, boxes, box, region, pulls):
-                if to not in distance:
-                    continue
-                moved, moved_mask = (boxes - {box}) | {to}, boxes_mask ^ board.bit(box) | board.bit(to)
-                after = board.flood(open_squares & ~moved_mask, board.bit(stand))
-                if (moved, after) in seen:
-                    continue
-                if len(seen) >= limit:
-                    return None
-                seen.add((moved, after))
-                heapq.heappush(todo, (sum(distance[b] for b in moved), len(seen), moved, moved_mask, after))
+            for to, player_after in box_moves(board, free, boxes, box, region, pulls):
+                moved_mask, stand_after = boxes_mask ^ board.bit(box) | board.bit(to), board.bit(player_after)
+                if to in distance and (moved_mask, stand_after) not in taken:
+                    found += 1
+                    heapq.heappush(todo, (summed - distance[box] + distance[to], found, (boxes - {box}) | {to},
+                                          moved_mask, stand_after))
     return False
 
 

@@ -5,14 +5,18 @@ pass."""
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 from corpus import multi_box_corpus
 from helpers import level_of
+from hypothesis import given
+from hypothesis import strategies as st
 from oracle import parse, push_closure, region
 from test_filling import reachable_pull_states
 
 from sokoasp.analysis import dead_squares
-from sokoasp.deadlocks import dead_fence, dead_freeze, dead_group, frozen_boxes
+from sokoasp.deadlocks import dead_fence, dead_freeze, dead_group, fence_is_dead, frozen_boxes, near, near_triples, player_side
 from sokoasp.level import Level
 from sokoasp.staged import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
 
@@ -61,6 +65,23 @@ def test_three_boxes_round_a_pocket_are_a_deadlock_the_static_tests_miss() -> No
     assert not solvable(level)
     opened = level_of(POCKET.replace("## $ .#", "##   .#").replace("#..   #", "#.    #"))
     assert dead_fence(opened) is None and solvable(opened)
+
+
+def test_a_fence_is_searched_once_for_states_that_differ_only_away_from_it() -> None:
+    level = level_of(POCKET.replace("#..   #", "#.. .$#"))
+    elsewhere = level_of(POCKET.replace("#..   #", "#..$. #").replace("#    @#", "#  @  #"))
+    assert player_side(level.floor, dead_fence(level) or frozenset(), level.player) == (1, 1)
+    fence_is_dead.cache_clear()
+    assert dead_fence(level) == dead_fence(elsewhere) == {(2, 3), (3, 4), (3, 5)}
+    assert fence_is_dead.cache_info().misses == 1 and fence_is_dead.cache_info().hits == 1
+    assert not solvable(level) and not solvable(elsewhere)
+
+
+@given(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=12))
+def test_the_near_triples_are_the_triples_with_two_near_pairs(boxes: set[tuple[int, int]]) -> None:
+    ordered = sorted(boxes)
+    brute = [group for group in combinations(ordered, 3) if sum(near(a, b) for a, b in combinations(group, 2)) >= 2]
+    assert near_triples(ordered) == brute
 
 
 # The player below cannot get back into the room: the two boxes on the goals in the tunnel hold
