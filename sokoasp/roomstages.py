@@ -45,7 +45,7 @@ from .level import DIRECTIONS, Cell, Level, add
 from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
-from .staged import PASS_STAGES, WIDTH, assign_start, atom
+from .staged import PASS_STAGES, WIDTH, StartExternals, atom
 
 STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
 PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
@@ -181,7 +181,7 @@ class RoomStages:
         self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # EntryEnds stops
         self.session.ground_base()
         self.max_horizon = config.max_horizon
-        self.floor = sorted(level.floor)  # the cells whose stage-start externals each stage sets
+        self.start = StartExternals(self.session.control, level.floor)
         self.stage_seconds = FIRST_STAGE_SECONDS
         self.pass_end = 0.0
         self.most_in = 0  # the most boxes any pass brought into the room
@@ -245,7 +245,7 @@ class RoomStages:
         if not options:
             return None
         control = self.session.control
-        assign_start(control, self.floor, boxes, player)
+        self.start.switch(boxes, player)
         for inside in sorted(self.room.insides):
             control.assign_external(clingo.Function("room_target", [clingo.Number(c) for c in inside]), inside in options)
         clock = Clock(limit=min(self.stage_seconds, self.clock_left(), self.pass_end - time.perf_counter()))

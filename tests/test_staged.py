@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+import clingo
 import pytest
 from corpus import HAND_MADE, multi_box_corpus
 from helpers import assert_replays, level_of
@@ -17,6 +18,7 @@ from test_deadlocks import solvable
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.deadlocks import dead_fence, dead_group
 from sokoasp.errors import ExitCode
+from sokoasp.families import encodings_dir
 from sokoasp.filling import fillable
 from sokoasp.level import Level
 from sokoasp.plans import PlanExtractor
@@ -33,6 +35,7 @@ from sokoasp.staged import (
     StageGoal,
     StagePlan,
     StageSession,
+    StartExternals,
     plan_stage,
     read_stage,
     solve_staged,
@@ -777,3 +780,21 @@ def test_a_box_pushed_away_and_back_counts_as_moved_for_the_group_test() -> None
     assert pushed_onto == {(box[0] + 1, box[1]), box}
     routes = (((1, 1), (2, 3), None), ((2, 3), (4, 4), (3, 4)))
     assert StagePlan(routes=routes).moved_onto(level) == {(2, 3), (4, 4)}
+
+
+def test_the_start_externals_switch_to_each_state_assigning_only_what_changed() -> None:
+    floor = frozenset((x, y) for x in range(4) for y in range(3))
+    control = clingo.Control()
+    control.add("base", [], "".join(f"init(field({x},{y}))." for x, y in sorted(floor)))
+    control.load(str(encodings_dir() / "stage-start.lp"))
+    control.ground([("base", [])])
+    start = StartExternals(control, floor)
+    states = [({(0, 0), (1, 1)}, (3, 2)), ({(0, 0), (2, 1)}, (1, 1)), ({(2, 1), (3, 0)}, None), ({(1, 2)}, (0, 0))]
+    for boxes, player in states:
+        start.switch(frozenset(boxes), player)
+        with control.solve(yield_=True) as handle:
+            model = next(iter(handle)).symbols(atoms=True)
+        placed = [symbol.arguments[0].arguments for symbol in model
+                  if symbol.name == "init" and symbol.arguments[0].name == "at"]  # init(at(Kind,X,Y))
+        assert {(x.number, y.number) for kind, x, y in placed if kind.number == 1} == boxes
+        assert {(x.number, y.number) for kind, x, y in placed if kind.number == 0} == ({player} if player else set())
