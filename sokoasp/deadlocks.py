@@ -7,7 +7,8 @@ the pushes of the fence's boxes in any plan from the state (a plan puts every bo
 are a plan of this smaller problem too. When a search of the smaller problem runs out of
 states, no plan exists from the state. The search gives up (and the state passes) when the
 player gets into the fenced floor (the fence is open: the question grows) or after
-``CORRAL_STATES`` states, so it stays cheap.
+``CORRAL_STATES`` states, so it stays cheap. Each fence's search is cached by the fence, the
+player's side of it and the pocket: the stages meet the same fences in state after state.
 
 When the fence's boxes alone leave the pocket open, the boxes that touch them join, ring by
 ring (up to ``CORRAL_BOXES``): a box on a goal in the mouth of a tunnel, held there by the box
