@@ -117,13 +117,14 @@ class StagedOutcome:
     most_placed: int | None = None  # forward stages: the most boxes on goals in any state reached
     most_home: int | None = None  # backward stages: the most boxes on start squares in any state reached
     farthest: str | None = None  # forward stages: the moves from the start to a state with ``most_placed`` boxes on goals
+    test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability) in Python
 
     def describe(self, boxes: int) -> str:
         found = "a plan" if self.plan is not None else "no plan"
         best = [f"{self.most_placed} of {boxes} boxes on goals"] if self.most_placed is not None else []
         best += [f"backwards {self.most_home} of {boxes} on start squares"] if self.most_home is not None else []
         at_best = f", at best {', '.join(best)}" if best else ""
-        return f"staged search: {found} after {self.stages_solved} stage plans{at_best}"
+        return f"staged search: {found} after {self.stages_solved} stage plans{at_best}; {self.test_seconds:.1f} s testing end states"
 
 
 def can_stage(encoding: Encoding) -> bool:
@@ -242,8 +243,16 @@ class StageEnds(PlanExtractor):
         self.state, self.goal, self.reverse = state, goal, reverse
         self.horizon = 0
         self.kept: tuple[StagePlan, Level] | None = None  # the plan of the model kept, and its end state
+        self.seconds = 0.0  # spent reading and testing end states (clasp waits meanwhile)
 
     def on_model(self, model: clingo.Model) -> bool:
+        began = time.perf_counter()
+        go_on = self.test(model)
+        self.seconds += time.perf_counter() - began
+        return go_on
+
+    def test(self, model: clingo.Model) -> bool:
+        """Keep the model (False: stop) or turn its end state away with nogoods (True: go on)."""
         symbols = list(model.symbols(shown=True))
         plan, end = read_stage(self.state, symbols, self.reverse)
         nogoods = self.nogoods(end, plan.moved_onto(self.state))
@@ -322,6 +331,7 @@ class StageSession:
         self.start = StartExternals(self.session.control, level.floor)
         self.goal_count = len(level.goals)
         self.ran_out = False  # the last plan() gave up for time, not after its last horizon
+        self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
         self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
 
     def randomize(self, seed: int) -> None:
@@ -347,17 +357,20 @@ class StageSession:
         ends = StageEnds(state, goal, self.reverse)
         self.session.extractor, self.session.clock = ends, clock
         self.ran_out = False
-        for t in horizons(1, self.max_horizon, self.encoding.jumps):
-            if t < start:
-                continue
-            ends.horizon = self.stopped_at = t
-            outcome = None if clock.expired() else self.session.ask(t)
-            if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
-                self.ran_out = True
-                return None
-            if outcome:
-                return ends.kept
-        return None
+        try:
+            for t in horizons(1, self.max_horizon, self.encoding.jumps):
+                if t < start:
+                    continue
+                ends.horizon = self.stopped_at = t
+                outcome = None if clock.expired() else self.session.ask(t)
+                if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
+                    self.ran_out = True
+                    return None
+                if outcome:
+                    return ends.kept
+            return None
+        finally:
+            self.test_seconds += ends.seconds
 
 
 class StartExternals:
@@ -554,6 +567,7 @@ def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float,
             if outcome.plan is not None:
                 break
     outcome.stages_solved = sum(search.outcome.stages_solved for search in searches)
+    outcome.test_seconds = sum(search.session.test_seconds for search in searches if search.session is not None)
     forward = [search.outcome for search in searches if search.outcome.most_placed is not None]
     if forward:
         farthest = max(forward, key=lambda found: found.most_placed or 0)

@@ -418,9 +418,12 @@ def test_each_phase_takes_the_strategies_its_family_supports() -> None:
 def test_staged_search_plans_replay_and_are_not_called_optimal(name: str) -> None:
     level = level_of(CORPUS[name])
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=40)
-    outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
+    clock = Clock()
+    outcome = solve_staged(level, config, clock, 30.0, lambda _: None)
     assert outcome.plan is not None, outcome.describe(len(level.boxes))
     assert replay(level, outcome.plan).ok
+    assert 0 < outcome.test_seconds <= clock.times()["total"]  # every stage plan's end state was tested
+    assert outcome.describe(len(level.boxes)).endswith(f"; {outcome.test_seconds:.1f} s testing end states")
     result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), staged=30))
     assert result.status is Status.SOLVED and result.optimal_for is None
     assert result.message.startswith("staged search: a plan")
