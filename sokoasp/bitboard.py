@@ -59,3 +59,10 @@ def shifted(bits: int, offset: int) -> int:
 def board_of(floor: frozenset[Cell]) -> Board:
     """The board for squares no wider than ``floor``'s (cached: a level asks for it again and again)."""
     return Board(stride=max(x for x, _ in floor) + 2)
+
+
+@lru_cache(maxsize=4096)
+def floor_mask(floor: frozenset[Cell]) -> int:
+    """The squares of ``floor`` as bits of ``board_of(floor)`` (cached: the box searches and the
+    corral test ask for the same floors again and again)."""
+    return board_of(floor).mask(floor)

@@ -45,7 +45,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .analysis import lone_box_distances
-from .bitboard import board_of
+from .bitboard import board_of, floor_mask
 from .filling import matching, push_search
 from .level import DIRECTIONS, Cell, Level, add
 from .search import player_region, region_from
@@ -73,7 +73,7 @@ def player_side(floor: frozenset[Cell], boxes: frozenset[Cell], player: Cell) ->
     side of them, all a search of those boxes alone depends on (states that differ elsewhere
     pose the same question)."""
     board = board_of(floor)
-    region = board.flood(board.mask(floor) & ~board.mask(boxes), board.bit(player))
+    region = board.flood(floor_mask(floor) & ~board.mask(boxes), board.bit(player))
     return board.cell(region & -region)
 
 

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from .analysis import lone_box_distances
-from .bitboard import Board, board_of
+from .bitboard import Board, board_of, floor_mask
 from .level import DIRECTIONS, Cell, Level, add
 
 JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off the goals
@@ -46,7 +46,7 @@ def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
     """Each box off the goals has an empty goal of its own that it can be moved to alone."""
     free = state.floor - (state.goals & state.boxes)
     board = board_of(free)
-    open_squares = board.mask(free)
+    open_squares = floor_mask(free)
     empty = sorted(state.goals - state.boxes)
     reaches: dict[Cell, list[Cell]] = {}
     for box in sorted(state.boxes - state.goals):
@@ -79,7 +79,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     flooded when the state is taken up, not when it is found: a search that heads straight for
     the goals floods a few of the states it finds (the flood is most of its time)."""
     board = board_of(free)
-    open_squares, on_targets, escape_mask = board.mask(free), board.mask(targets), board.mask(escape)
+    open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
     seen: set[tuple[frozenset[Cell], int]] = set()  # (boxes, player region) of the states taken up
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
@@ -167,7 +167,7 @@ def states_onto_search(free: frozenset[Cell], goal: Cell, pulls: bool) -> Iterat
     """The states of ``states_onto`` one by one, as the search moving the box back from ``goal``
     finds them (depth first, so a caller looking for one kind of state may stop early)."""
     board = board_of(free)
-    open_squares = board.mask(free)
+    open_squares = floor_mask(free)
     seen: set[tuple[Cell, int]] = set()
     todo: list[tuple[Cell, int]] = []
     for delta in DIRECTIONS.values():
