@@ -438,6 +438,15 @@ def test_when_the_staged_search_fails_the_horizon_loop_still_runs() -> None:
     assert "staged search: no plan" in result.stats["staged"]
 
 
+@pytest.mark.parametrize("options", [{"staged": 5.0}, {"goal_room": 5.0, "staged": 5.0}, {"staged": 5.0, "start_factor": 3}])
+def test_a_level_already_solved_is_proven_optimal_with_stages_asked_for(options: dict[str, object]) -> None:
+    """Stages are never optimal, but an empty plan is: the horizon loop proves it at horizon 0."""
+    level = level_of("#######\n#@ * *#\n#######")
+    result = solve(level, replace(SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound")), **options))
+    assert result.status is Status.SOLVED_OPTIMAL and result.plan == "" and result.pushes == 0
+    assert "staged" not in result.stats
+
+
 def test_staged_needs_a_push_family(tmp_path) -> None:
     path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
     code, out = run("solve", "-e", "incremental", "--staged", "5", path)
