@@ -70,7 +70,7 @@ RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
-STAGE_STRATEGIES = ("dead", "freeze", "pairs", "clutter", "wbtc", "straight", "guide", "inertia")
+STAGE_STRATEGIES = ("dead", "freeze", "pairs", "clutter", "wbtc", "straight", "commute", "guide", "inertia")
 
 
 @dataclass(frozen=True)

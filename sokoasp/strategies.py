@@ -69,9 +69,9 @@ STRATEGIES: dict[str, Strategy] = {
         Strategy("corral", "", ("PI-corral pruning: when every push of a corral's boxes goes inwards and can be "
                   "made now, push one of them next"),
                  Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("corral",)),
-        Strategy("commute", "", ("partial-order reduction: of two pushes in a row that commute (same state either "
-                  "way), only one order"),
-                 Soundness.KEEPS_OPTIMAL, ("push",), ("commute",)),
+        Strategy("commute", "", ("partial-order reduction: of two pushes (push-macro: slides) in a row that "
+                  "commute (same state either way), only one order"),
+                 Soundness.KEEPS_OPTIMAL, ("push", "push-macro"), ("commute",)),
         Strategy("straight", "", "no slide continues the slide just before (same box, same direction): one longer slide does it",
                  Soundness.KEEPS_OPTIMAL, ("push-macro",), ("straight",)),
         Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",

@@ -1,7 +1,8 @@
 """Commuting pushes (the `commute` strategy): the push plans it keeps are exactly those with no
 two pushes in a row that commute and stand in the wrong order (counted against an enumeration
 written in Python), and beside the state-based strategies the prover uses it keeps every push
-optimum (breadth-first answers on random levels with several boxes)."""
+optimum (breadth-first answers on random levels with several boxes). The same for push-macro's
+slides: the plans kept, and the fewest slides beside the stages' strategies."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 
 from corpus import multi_box_corpus
 from helpers import assert_replays, count_plans, level_of
-from oracle import STEPS, bfs_pushes, parse, region
+from oracle import STEPS, bfs_pushes, bfs_slides, parse, region
 
 from sokoasp import SolveConfig, Status, solve
 
@@ -18,6 +19,7 @@ CORPUS = multi_box_corpus(24, seed=11)
 
 Cell = tuple[int, int]
 Push = tuple[Cell, Cell]  # the box's square, the direction
+Slide = tuple[Cell, Cell, int]  # the box's square, the direction, how many squares
 State = tuple[frozenset, frozenset]  # boxes, the player's region
 
 
@@ -100,3 +102,76 @@ def test_commute_with_the_provers_strategies_keeps_every_push_optimum() -> None:
         assert result.status is Status.SOLVED_OPTIMAL, (name, result.message)
         assert result.pushes == bfs_pushes(text), name
         assert_replays(level, result.plan)
+
+
+def slide(floor: set, state: State, move: Slide) -> State | None:
+    """The state after the slide ``move`` (the player follows the box), or None if it is not
+    legal in ``state``."""
+    boxes, reach = state
+    (x, y), (dx, dy), squares = move
+    way = [(x + k * dx, y + k * dy) for k in range(1, squares + 1)]
+    if (x, y) not in boxes or (x - dx, y - dy) not in reach or any(c not in floor or c in boxes for c in way):
+        return None
+    moved = (boxes - {(x, y)}) | {way[-1]}
+    return moved, region(floor, moved, (x + (squares - 1) * dx, y + (squares - 1) * dy))
+
+
+def legal_slides(floor: set, state: State) -> Iterator[tuple[Slide, State]]:
+    for box in sorted(state[0]):
+        for delta in STEPS.values():
+            squares = 1
+            while (after := slide(floor, state, (box, delta, squares))) is not None:
+                yield (box, delta, squares), after
+                squares += 1
+
+
+def slide_plans(floor: set, start: State, goals: frozenset, most: int) -> Iterator[list[tuple[Slide, State]]]:
+    """Every sequence of at most ``most`` legal slides that ends with every box on a goal (a
+    horizon of push-macro: idle steps at the end), each slide with the state before it."""
+    def extend(state: State, done: list[tuple[Slide, State]]) -> Iterator[list[tuple[Slide, State]]]:
+        if state[0] == goals:
+            yield done
+        if len(done) < most and len(state[0] - goals) <= most - len(done):
+            for move, after in legal_slides(floor, state):
+                yield from extend(after, [*done, (move, state)])
+    yield from extend(start, [])
+
+
+def slides_out_of_order(floor: set, before: State, first: Slide, second: Slide) -> bool:
+    if not second[0] < first[0]:
+        return False
+    both = slide(floor, before, first)
+    swapped = slide(floor, before, second)
+    swapped = slide(floor, swapped, first) if swapped is not None else None
+    assert both is not None
+    return swapped is not None and swapped == slide(floor, both, second)
+
+
+def test_commute_keeps_exactly_the_slide_plans_without_a_commuting_pair_out_of_order() -> None:
+    cut_somewhere = False
+    checked = 0
+    for name, text in CORPUS.items():
+        fewest = bfs_slides(text)
+        assert fewest is not None
+        if fewest > 4:
+            continue
+        floor, boxes, goals, player = parse(text)
+        start = (boxes, region(floor, boxes, player))
+        for horizon in (fewest, fewest + 1):
+            every = list(slide_plans(floor, start, goals, horizon))
+            kept = sum(not any(slides_out_of_order(floor, before, first, second)
+                               for (first, before), (second, _) in itertools.pairwise(plan)) for plan in every)
+            assert count_plans(text, "push-macro", (), horizon) == len(every), (name, horizon)
+            assert count_plans(text, "push-macro", ("commute",), horizon) == kept, (name, horizon)
+            cut_somewhere |= kept < len(every)
+            checked += 1
+    assert checked >= 10 and cut_somewhere
+
+
+def test_commute_with_the_stages_strategies_keeps_the_fewest_slides() -> None:
+    strategies = ("dead", "freeze", "straight", "commute")
+    for name, text in CORPUS.items():
+        fewest = bfs_slides(text)
+        assert fewest is not None
+        assert count_plans(text, "push-macro", strategies, fewest) > 0, name
+        assert fewest == 0 or count_plans(text, "push-macro", strategies, fewest - 1) == 0, name
