@@ -4,9 +4,10 @@ every run (sokoasp/staged.py: a stage asks for one more box on a goal).
 
 The states lie on the plans of a plan record (so every stage has a plan): the start and the
 states after the given shares of each plan's moves. From each, one stage in a session of its
-own (grounding included) asks for one more box on a goal than the state has, with the baseline
-strategies and then the tried ones. Prints each state's times, the stages each set solved, and
-the geometric mean speed-up (baseline / tried) over the stages both solved; writes a CSV.
+own (grounding included) asks for one more box on a goal than the state has (``--more``: more),
+with the baseline strategies and then the tried ones. Prints each state's times, the stages
+each set solved, and the geometric mean speed-up (baseline / tried) over the stages both
+solved; writes a CSV.
 
     python generators/stage_bench.py ../shared/levels/xsokoban_90.sok instances/plans/xsokoban_90.csv \
         --levels 1-20 --tried dead+freeze+commute
@@ -43,11 +44,12 @@ def states_on(level: Level, plan: str, shares: list[float]) -> list[Level]:
     return [state for state in states if not state.boxes <= state.goals]
 
 
-def one_stage(state: Level, config: SolveConfig, limit: float) -> tuple[float, bool]:
-    """Seconds to a plan for one more box on a goal from ``state``, and whether one was found."""
+def one_stage(state: Level, config: SolveConfig, limit: float, more: int) -> tuple[float, bool]:
+    """Seconds to a plan for ``more`` boxes more on goals from ``state``, and whether one was found."""
+    need = min(len(state.boxes & state.goals) + more, len(state.goals))
     clock = Clock(limit=limit)
     began = time.perf_counter()
-    found = StageSession(state, config, clock).plan(state, StageGoal(need=len(state.boxes & state.goals) + 1), clock)
+    found = StageSession(state, config, clock).plan(state, StageGoal(need=need), clock)
     return time.perf_counter() - began, found is not None
 
 
@@ -61,10 +63,12 @@ def one_stage(state: Level, config: SolveConfig, limit: float) -> tuple[float, b
 @click.option("--tried-clingo-arg", "clingo_args", multiple=True, help="A clingo option for the tried stages, e.g. "
               "--tried-clingo-arg=--configuration=jumpy.")
 @click.option("--shares", default="0,0.33,0.67", show_default=True, help="Where on each plan the states lie.")
+@click.option("--more", type=click.IntRange(1), default=1, show_default=True,
+              help="How many boxes more on goals a stage asks for (more: longer, harder stage plans).")
 @click.option("--time-limit", type=float, default=10.0, show_default=True, help="Seconds per stage.")
 @click.option("--csv", "csv_path", type=click.Path(path_type=Path), default=Path("stage-bench.csv"), show_default=True)
 def main(level_file: Path, record: Path, levels: str, family: str, baseline: str, tried: str,
-         clingo_args: tuple[str, ...], shares: str, time_limit: float, csv_path: Path) -> None:
+         clingo_args: tuple[str, ...], shares: str, more: int, time_limit: float, csv_path: Path) -> None:
     collection = [loaded.level for loaded in load_all(level_file)]
     plans = read_record(record, collection)
     sets = {"baseline": SolveConfig(encoding=family, strategies=tuple(baseline.split("+"))),
@@ -76,7 +80,7 @@ def main(level_file: Path, record: Path, levels: str, family: str, baseline: str
         for share, state in zip(cut, states_on(level, plans[number].plan, cut), strict=False):
             row = {"level": number, "share": share, "placed": len(state.boxes & state.goals)}
             for name, config in sets.items():
-                seconds, found = one_stage(state, config, time_limit)
+                seconds, found = one_stage(state, config, time_limit, more)
                 row[f"{name}_s"], row[f"{name}_found"] = round(seconds, 3), int(found)
             rows.append(row)
             marks = ["" if row[f"{name}_found"] else " (none)" for name in sets]
