@@ -7,7 +7,8 @@ slides: the plans kept, and the fewest slides beside the stages' strategies."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from corpus import multi_box_corpus
 from helpers import assert_replays, count_plans, level_of
@@ -57,41 +58,52 @@ def plans(floor: set, start: State, goals: frozenset, pushes: int) -> Iterator[l
     yield from extend(start, [])
 
 
-def commutes_out_of_order(floor: set, before: State, first: Push, second: Push) -> bool:
-    """``second`` stands on a square before ``first``'s, and the two made the other way round
-    are legal and end in the same state (boxes and player's region)."""
+def out_of_order(move: Callable, floor: set, before: State, first: Any, second: Any) -> bool:
+    """``second`` moves a box on a square before ``first``'s, and the two made the other way
+    round are legal and end in the same state (boxes and player's region); ``move`` is ``apply``
+    (pushes) or ``slide`` (slides)."""
     if not second[0] < first[0]:
         return False
-    both = apply(floor, before, first)
-    swapped = apply(floor, before, second)
-    swapped = apply(floor, swapped, first) if swapped is not None else None
+    both = move(floor, before, first)
+    swapped = move(floor, before, second)
+    swapped = move(floor, swapped, first) if swapped is not None else None
     assert both is not None
-    return swapped is not None and swapped == apply(floor, both, second)
+    return swapped is not None and swapped == move(floor, both, second)
 
 
-def canonical(floor: set, plan: list[tuple[Push, State]]) -> bool:
-    return not any(commutes_out_of_order(floor, before, first, second)
+def canonical(move: Callable, floor: set, plan: list[tuple[Any, State]]) -> bool:
+    return not any(out_of_order(move, floor, before, first, second)
                    for (first, before), (second, _) in itertools.pairwise(plan))
 
 
-def test_commute_keeps_exactly_the_plans_without_a_commuting_pair_out_of_order() -> None:
+def assert_commute_keeps_the_canonical_plans(encoding: str, move: Callable, enumerate_plans: Callable,
+                                             horizons: Callable[[int], tuple[int, ...]], fewest: Callable,
+                                             most: int) -> None:
+    """On every corpus level whose optimum (``fewest``) is at most ``most``: at each of its
+    ``horizons``, the encoding has as many plans as the enumeration, and with commute as many as
+    the enumeration's canonical ones; commute cuts somewhere."""
     cut_somewhere = False
     checked = 0
     for name, text in CORPUS.items():
-        optimum = bfs_pushes(text)
+        optimum = fewest(text)
         assert optimum is not None
-        if optimum > 6:
+        if optimum > most:
             continue
         floor, boxes, goals, player = parse(text)
         start = (boxes, region(floor, boxes, player))
-        for pushes in (optimum, optimum + 2) if optimum < 6 else (optimum,):  # keeps the enumeration short
-            every = list(plans(floor, start, goals, pushes))
-            kept = sum(canonical(floor, plan) for plan in every)
-            assert count_plans(text, "push", (), pushes) == len(every), (name, pushes)
-            assert count_plans(text, "push", ("commute",), pushes) == kept, (name, pushes)
+        for horizon in horizons(optimum):
+            every = list(enumerate_plans(floor, start, goals, horizon))
+            kept = sum(canonical(move, floor, plan) for plan in every)
+            assert count_plans(text, encoding, (), horizon) == len(every), (name, horizon)
+            assert count_plans(text, encoding, ("commute",), horizon) == kept, (name, horizon)
             cut_somewhere |= kept < len(every)
             checked += 1
     assert checked >= 10 and cut_somewhere
+
+
+def test_commute_keeps_exactly_the_plans_without_a_commuting_pair_out_of_order() -> None:
+    assert_commute_keeps_the_canonical_plans(  # optimum and two more: keeps the enumeration short
+        "push", apply, plans, lambda optimum: (optimum, optimum + 2) if optimum < 6 else (optimum,), bfs_pushes, 6)
 
 
 def test_commute_with_the_provers_strategies_keeps_every_push_optimum() -> None:
@@ -137,35 +149,9 @@ def slide_plans(floor: set, start: State, goals: frozenset, most: int) -> Iterat
     yield from extend(start, [])
 
 
-def slides_out_of_order(floor: set, before: State, first: Slide, second: Slide) -> bool:
-    if not second[0] < first[0]:
-        return False
-    both = slide(floor, before, first)
-    swapped = slide(floor, before, second)
-    swapped = slide(floor, swapped, first) if swapped is not None else None
-    assert both is not None
-    return swapped is not None and swapped == slide(floor, both, second)
-
-
 def test_commute_keeps_exactly_the_slide_plans_without_a_commuting_pair_out_of_order() -> None:
-    cut_somewhere = False
-    checked = 0
-    for name, text in CORPUS.items():
-        fewest = bfs_slides(text)
-        assert fewest is not None
-        if fewest > 4:
-            continue
-        floor, boxes, goals, player = parse(text)
-        start = (boxes, region(floor, boxes, player))
-        for horizon in (fewest, fewest + 1):
-            every = list(slide_plans(floor, start, goals, horizon))
-            kept = sum(not any(slides_out_of_order(floor, before, first, second)
-                               for (first, before), (second, _) in itertools.pairwise(plan)) for plan in every)
-            assert count_plans(text, "push-macro", (), horizon) == len(every), (name, horizon)
-            assert count_plans(text, "push-macro", ("commute",), horizon) == kept, (name, horizon)
-            cut_somewhere |= kept < len(every)
-            checked += 1
-    assert checked >= 10 and cut_somewhere
+    assert_commute_keeps_the_canonical_plans(
+        "push-macro", slide, slide_plans, lambda fewest: (fewest, fewest + 1), bfs_slides, 4)
 
 
 def test_commute_with_the_stages_strategies_keeps_the_fewest_slides() -> None:
