@@ -22,6 +22,7 @@ from pathlib import Path
 
 import click
 
+from sokoasp.grid.spec import select
 from sokoasp.level import Level
 from sokoasp.loading import load_all
 from sokoasp.record import read_record
@@ -29,19 +30,10 @@ from sokoasp.session import Clock, SolveConfig
 from sokoasp.staged import StageGoal, StageSession, state_after
 
 
-def numbers(text: str) -> list[int]:
-    """``1-20,31`` as level numbers."""
-    found: list[int] = []
-    for part in text.split(","):
-        first, _, last = part.partition("-")
-        found += range(int(first), int(last or first) + 1)
-    return found
-
-
-def states_on(level: Level, plan: str, shares: list[float]) -> list[Level]:
-    """The states after each share of ``plan``'s moves, without the solved ones."""
-    states = [state_after(level, plan[: int(len(plan) * share)]) for share in shares]
-    return [state for state in states if not state.boxes <= state.goals]
+def states_on(level: Level, plan: str, shares: list[float]) -> list[tuple[float, Level]]:
+    """Each share with the state after that share of ``plan``'s moves, without the solved ones."""
+    states = [(share, state_after(level, plan[: int(len(plan) * share)])) for share in shares]
+    return [(share, state) for share, state in states if not state.boxes <= state.goals]
 
 
 def one_stage(state: Level, config: SolveConfig, limit: float, more: int) -> tuple[float, bool]:
@@ -75,9 +67,9 @@ def main(level_file: Path, record: Path, levels: str, family: str, baseline: str
             "tried": SolveConfig(encoding=family, strategies=tuple(tried.split("+")), clingo_args=clingo_args)}
     rows: list[dict[str, float]] = []
     print("level  share  placed  baseline (s)  tried (s)")
-    for number in (n for n in numbers(levels) if n in plans):
-        level, cut = collection[number - 1], [float(s) for s in shares.split(",")]
-        for share, state in zip(cut, states_on(level, plans[number].plan, cut), strict=False):
+    cut = [float(share) for share in shares.split(",")]
+    for number in (n for n in select(len(collection), levels, str(level_file)) if n in plans):
+        for share, state in states_on(collection[number - 1], plans[number].plan, cut):
             row = {"level": number, "share": share, "placed": len(state.boxes & state.goals)}
             for name, config in sets.items():
                 seconds, found = one_stage(state, config, time_limit, more)
