@@ -15,6 +15,11 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   deadlock (``deadlocks.dead_group``: two or three boxes that cannot all reach goals even
   alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
   becomes a nogood on those boxes alone;
+- a careless plan kept (the careful try found none) ends in a state that failed those tests;
+  a search over pushes (``traps.py``, its state limit growing with the stage time) may prove
+  it a trap: no box more ever reaches a goal from there. The stage then goes on to its next
+  end state, and any later stage ending in a state that search took up turns it away, in
+  every pass;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
@@ -61,12 +66,14 @@ from .search import player_region
 from .session import Clock, Progress, Session, SolveConfig, horizons
 from .simulator import replay
 from .strategies import get_strategy
+from .traps import Traps
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
 FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
 RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
+TRAP_STATES_PER_SECOND = 10_000  # a careless end state's trap proof (traps.py) may take this many states per second of stage time
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
@@ -117,14 +124,17 @@ class StagedOutcome:
     most_placed: int | None = None  # forward stages: the most boxes on goals in any state reached
     most_home: int | None = None  # backward stages: the most boxes on start squares in any state reached
     farthest: str | None = None  # forward stages: the moves from the start to a state with ``most_placed`` boxes on goals
-    test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability) in Python
+    test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability, traps) in Python
+    traps: int = 0  # careless end states proven dead by search (traps.py)
 
     def describe(self, boxes: int) -> str:
         found = "a plan" if self.plan is not None else "no plan"
         best = [f"{self.most_placed} of {boxes} boxes on goals"] if self.most_placed is not None else []
         best += [f"backwards {self.most_home} of {boxes} on start squares"] if self.most_home is not None else []
         at_best = f", at best {', '.join(best)}" if best else ""
-        return f"staged search: {found} after {self.stages_solved} stage plans{at_best}; {self.test_seconds:.1f} s testing end states"
+        traps = f"; {self.traps} trap{'s' * (self.traps != 1)} proven dead" if self.traps else ""
+        return (f"staged search: {found} after {self.stages_solved} stage plans{at_best}{traps}; "
+                f"{self.test_seconds:.1f} s testing end states")
 
 
 def can_stage(encoding: Encoding) -> bool:
@@ -238,9 +248,9 @@ class StageEnds(PlanExtractor):
     of filled goals (a filled-goal set some box cannot get round mostly fails wherever the
     other boxes stand)."""
 
-    def __init__(self, state: Level, goal: StageGoal, reverse: bool) -> None:
+    def __init__(self, state: Level, goal: StageGoal, reverse: bool, traps: Traps | None = None) -> None:
         super().__init__()
-        self.state, self.goal, self.reverse = state, goal, reverse
+        self.state, self.goal, self.reverse, self.traps = state, goal, reverse, traps
         self.horizon = 0
         self.kept: tuple[StagePlan, Level] | None = None  # the plan of the model kept, and its end state
         self.seconds = 0.0  # spent reading and testing end states (clasp waits meanwhile)
@@ -286,6 +296,8 @@ class StageEnds(PlanExtractor):
         fence = dead_fence(end, pulls=self.reverse)
         if fence is not None:
             return state_nogood(end, self.horizon, fence)  # the fence's boxes alone: no plan from any such state
+        if self.traps is not None and self.traps.known_dead(end):
+            return state_nogood(end, self.horizon)
         if self.goal.avoid:
             region = player_region(end.floor, end.boxes, end.player)
             if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):
@@ -333,6 +345,7 @@ class StageSession:
         self.ran_out = False  # the last plan() gave up for time, not after its last horizon
         self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
         self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
+        self.traps = Traps(turned_round(level) if self.reverse else level, pulls=self.reverse)  # kept across passes
 
     def randomize(self, seed: int) -> None:
         """Randomized restarts (Gomes, Selman & Kautz 1998): a few random decisions, seeded, so
@@ -354,7 +367,7 @@ class StageSession:
         when no horizon of the schedule from ``start`` up to the maximum has one or the clock
         runs out (``ran_out``); ``stopped_at`` is the horizon asked last."""
         self.switch(state, goal)
-        ends = StageEnds(state, goal, self.reverse)
+        ends = StageEnds(state, goal, self.reverse, self.traps)
         self.session.extractor, self.session.clock = ends, clock
         self.ran_out = False
         try:
@@ -495,11 +508,13 @@ class StagedSearch:
             if self.pass_left() <= 0:
                 return None
             goal = StageGoal(need, tuple(self.dead_ends), tuple(tried), player_anywhere=first and home is not None)
-            found, start = self.stage(state, goal, start)
+            found, start, careful = self.stage(state, goal, start)
             if found is None:
                 return None
             plan, after = found
             tried.append(after)
+            if not careful and self.trapped(after):
+                continue
             self.trail.append(plan)
             rest = self.search(after, home, first=False)
             self.trail.pop()
@@ -508,9 +523,9 @@ class StagedSearch:
             self.dead_ends.append(after)
         return None
 
-    def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int]:
-        """A stage plan for ``goal`` (or None) and the horizon below which no careless plan
-        exists: first a careless try (any end state not known dead) for half the stage time,
+    def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int, bool]:
+        """A stage plan for ``goal`` (or None), the horizon below which no careless plan
+        exists, and whether the plan is a careful one: first a careless try (any end state not known dead) for half the stage time,
         then a careful one (``keep_live``, ``keep_fillable``) for the rest, whose plan is taken
         when it finds one. Horizons below ``start`` are known to have no careless plan. The
         careful try starts at the horizon where the careless one stopped: a careful plan is a
@@ -524,14 +539,25 @@ class StagedSearch:
         assert self.session is not None  # try_stage ran in it
         refuted_below = self.session.stopped_at
         if careless is None and not self.session.ran_out:
-            return None, refuted_below  # no plan at any horizon
+            return None, refuted_below, False  # no plan at any horizon
         rest = seconds - (time.perf_counter() - began)
         careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True), rest, refuted_below)
         found = careful or careless
         if found is not None:
             self.outcome.stages_solved += 1
             self.progress(f"stage {goal.need}: {found[0].describe()} ({self.clock.times()['total']:.2f} s)")
-        return found, refuted_below
+        return found, refuted_below, careful is not None
+
+    def trapped(self, state: Level) -> bool:
+        """Whether a careless stage's end state (one the careful try would have refused) is a
+        trap, proven dead by a search (``traps.py``) whose limit grows with the stage time."""
+        assert self.session is not None  # stage() ran in it
+        traps = self.session.traps
+        if not traps.prove_dead(state, int(TRAP_STATES_PER_SECOND * self.stage_seconds)):
+            return False
+        self.outcome.traps += 1
+        self.progress(f"staged: a careless end state with {len(state.boxes & state.goals)} boxes placed is a trap, proven dead")
+        return True
 
     def try_stage(self, state: Level, goal: StageGoal, seconds: float, start: int) -> tuple[StagePlan, Level] | None:
         """One try at ``goal`` for at most ``seconds`` (and the pass's time), asking the
@@ -567,7 +593,9 @@ def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float,
             if outcome.plan is not None:
                 break
     outcome.stages_solved = sum(search.outcome.stages_solved for search in searches)
-    outcome.test_seconds = sum(search.session.test_seconds for search in searches if search.session is not None)
+    sessions = [search.session for search in searches if search.session is not None]
+    outcome.test_seconds = sum(session.test_seconds + session.traps.seconds for session in sessions)
+    outcome.traps = sum(search.outcome.traps for search in searches)
     forward = [search.outcome for search in searches if search.outcome.most_placed is not None]
     if forward:
         farthest = max(forward, key=lambda found: found.most_placed or 0)

@@ -301,7 +301,7 @@ def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch) -> None:
 
     def wander(self, state: Level, goal: StageGoal, start: int = 1):
         time.sleep(self.stage_seconds / 4)
-        return (staged.StagePlan(), state), start
+        return (staged.StagePlan(), state), start, True
 
     monkeypatch.setattr(StagedSearch, "stage", wander)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
@@ -322,7 +322,7 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
     plans of the pass before again."""
     import sokoasp.staged as staged
 
-    monkeypatch.setattr(StagedSearch, "stage", lambda self, state, goal, start=1: (None, start))
+    monkeypatch.setattr(StagedSearch, "stage", lambda self, state, goal, start=1: (None, start, False))
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
     search.one_pass(level)
@@ -626,8 +626,8 @@ def test_a_stage_takes_the_careful_plan_and_asks_it_no_horizon_the_careless_try_
     tries = record_stage_tries(monkeypatch)
     search = StagedSearch(config, Clock(), 60.0, lambda message: None)
     search.session = StageSession(level, config, Clock())
-    found, _ = search.stage(level, StageGoal(1))
-    assert found is not None
+    found, _, careful = search.stage(level, StageGoal(1))
+    assert found is not None and careful
     assert [(goal.keep_fillable, start) for goal, start, _, _ in tries] == [(False, 1), (True, sum(c.isupper() for c in careless))]
     assert found[0].moves == alone
     assert fillable(found[1])

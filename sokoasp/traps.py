@@ -1,0 +1,74 @@
+"""Traps: stage end states proven dead by an exhaustive push search (sokoasp/staged.py).
+
+A greedy stage can end in a state from which no plan exists although no pattern test catches
+it: XSokoban 38 after five boxes, where an empty goal is walled in by three filled goals that
+can never be moved off again, or 18 after six. The stages below such a state fill other goals
+and fail only at the last ones, so the depth-first search spends pass after pass in there.
+
+The proof: every plan from a state with ``k`` boxes on goals passes through a state with
+``k + 1`` (a push changes the count by at most one), never with a box on a dead square (from
+there no box reaches a goal again). So when a search over pushes from the state, dead squares
+pruned, runs out of states without ever reaching ``k + 1`` boxes on goals, the state is dead,
+and so is every state it took up (each is reachable from it). Backwards (pull-route stages,
+the level turned round) the same holds for pulls: boxes onto start squares.
+
+The search is ``filling.push_search`` (best first, towards the goals, so a state that is not
+dead mostly stops after a few states) with a state limit; a search that meets it proves
+nothing, and the state is tried again only with a larger limit. Proofs hold for the level, so
+they are kept across passes. SOUND: only states from which no plan exists are turned away.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .analysis import lone_box_distances
+from .bitboard import board_of, floor_mask
+from .filling import push_search
+from .level import Cell, Level
+
+
+class Traps:
+    """The states of one level (or the level turned round, ``pulls``) proven dead so far."""
+
+    def __init__(self, level: Level, pulls: bool) -> None:
+        self.floor, self.goals, self.pulls = level.floor, level.goals, pulls
+        self.distance = lone_box_distances(level.floor, level.goals, pulls)
+        self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
+        self.dead: set[tuple[frozenset[Cell], int]] = set()  # (boxes, player region) of the states proven dead
+        self.tried: dict[tuple[frozenset[Cell], int], int] = {}  # states whose search met its limit: that limit
+        self.proofs = 0  # searches that proved their state dead
+        self.seconds = 0.0  # spent in the searches
+
+    def key(self, state: Level) -> tuple[frozenset[Cell], int]:
+        region = self.board.flood(self.open_squares & ~self.board.mask(state.boxes), self.board.bit(state.player))
+        return state.boxes, region
+
+    def known_dead(self, state: Level) -> bool:
+        return bool(self.dead) and self.key(state) in self.dead
+
+    def prove_dead(self, state: Level, limit: int) -> bool:
+        """Whether ``state`` is dead: known, or proven now by a search of at most ``limit``
+        states (skipped when one of at least that many met its limit before)."""
+        placed = len(state.boxes & self.goals)
+        if placed == len(state.boxes):
+            return False  # every box placed: there is no box more to place
+        key = self.key(state)
+        if key in self.dead:
+            return True
+        if self.tried.get(key, 0) >= limit:
+            return False
+        if any(box not in self.distance for box in state.boxes):
+            self.dead.add(key)  # a box on a dead square
+            return True
+        began, seen = time.perf_counter(), set[tuple[frozenset[Cell], int]]()
+        found = push_search(self.floor, state.boxes, state.player, self.distance, self.goals, self.pulls, limit,
+                            need=placed + 1, seen=seen)
+        self.seconds += time.perf_counter() - began
+        if found is None:
+            self.tried[key] = limit
+        if found is not False:
+            return False
+        self.dead |= seen
+        self.proofs += 1
+        return True

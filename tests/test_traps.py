@@ -1,0 +1,101 @@
+"""Traps (sokoasp/traps.py): a state is proven dead exactly when no push (pull) sequence from it
+ever puts one more box on a goal (by the breadth-first oracle), every state proven dead is
+unsolvable, the proofs include some that the pattern tests miss, and a stage turns away an end
+state found dead by a proof made before."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import level_of
+from oracle import push_closure
+from test_deadlocks import corpus_states, solvable
+
+from sokoasp.analysis import dead_squares
+from sokoasp.deadlocks import dead_fence, dead_freeze, dead_group
+from sokoasp.level import Level
+from sokoasp.session import Clock, SolveConfig
+from sokoasp.staged import StagedSearch, StageEnds, StageGoal, StagePlan, state_nogood
+from sokoasp.traps import Traps
+
+# The empty goal at the top right can be filled only by a box pushed from the square left of it,
+# the player on the filled goal at the top left; the box there can leave only for the corner
+# (the player cannot get round it), which kills it. Two of three boxes are placed, the third
+# never: no box is frozen, no corral or group of boxes is dead.
+TRAP = """\
+#######
+# * . #
+##  # #
+##  $ #
+#*@   #
+#######
+"""
+
+
+def improves(state: Level, pulls: bool) -> bool:
+    """The oracle: some push (pull) sequence from ``state`` reaches more boxes on goals."""
+    placed = len(state.boxes & state.goals)
+    closure = push_closure(set(state.floor), state.boxes, state.player, pulls=pulls)
+    return any(len(placement & state.goals) > placed for placement, _ in closure)
+
+
+@pytest.mark.parametrize("pulls", [False, True])
+def test_a_state_is_proven_dead_exactly_when_no_box_more_reaches_a_goal_and_then_it_is_unsolvable(pulls: bool) -> None:
+    proven = 0
+    for state in corpus_states(pulls)[:: 2 if pulls else 12]:  # a sample: the oracle takes a while
+        traps = Traps(state, pulls)
+        dead = traps.prove_dead(state, limit=50_000)
+        if state.boxes <= state.goals:
+            assert not dead  # solved: no box more to place, and not dead
+        elif not improves(state, pulls):
+            assert dead, sorted(state.boxes)  # exhausted: no state with a box more
+        if dead:
+            assert not solvable(state, pulls), sorted(state.boxes)
+            proven += 1
+    assert proven >= (20 if pulls else 100)
+
+
+def test_a_trap_the_pattern_tests_miss_is_proven_with_every_state_it_took_up_and_a_search_cut_short_proves_nothing() -> None:
+    state = level_of(TRAP)
+    assert not (dead_fence(state) or dead_group(state) or dead_freeze(state)) and not state.boxes & dead_squares(state)
+    traps = Traps(state, pulls=False)
+    assert not traps.prove_dead(state, limit=5)  # met its limit
+    assert traps.tried[traps.key(state)] == 5 and not traps.dead
+    assert traps.prove_dead(state, limit=10_000)
+    assert traps.proofs == 1 and len(traps.dead) > 1
+    later = Level(state.floor, (state.boxes - {(4, 3)}) | {(3, 3)}, state.goals, (4, 3))  # the box at (4, 3) pushed left
+    assert traps.known_dead(later) and not solvable(state)
+
+
+def test_a_stage_turns_away_an_end_state_proven_dead_before() -> None:
+    state = level_of(TRAP)
+    traps = Traps(state, pulls=False)
+    ends = StageEnds(state, StageGoal(2), reverse=False, traps=traps)
+    ends.horizon = 3
+    assert ends.nogood(state) is None
+    assert traps.prove_dead(state, limit=10_000)
+    assert ends.nogood(state) == state_nogood(state, 3)
+
+
+@pytest.mark.parametrize("careful", [False, True])
+def test_the_search_skips_a_careless_stage_that_ends_in_a_trap_and_tries_the_next_end_state(monkeypatch, careful: bool) -> None:
+    """Scripted stages: the first ends in the trap, the next in the solved state. A careless end
+    state is proven a trap and the search goes on to the next end state without a stage from
+    the trap; a careful one (it passed the fillability tests) is searched from as before."""
+    trap = level_of(TRAP)
+    start = Level(trap.floor, (trap.boxes - {(4, 3)}) | {(3, 3)}, trap.goals, trap.player)
+    solved = Level(trap.floor, trap.goals, trap.goals, (2, 4))
+    asked: list[tuple[Level, StageGoal]] = []
+
+    def scripted(self, state: Level, goal: StageGoal, start: int = 1):
+        asked.append((state, goal))
+        after, moves = (trap, "l") if len(asked) == 1 else (solved, "r")
+        return (StagePlan(moves=moves), after), start, careful
+
+    monkeypatch.setattr(StagedSearch, "stage", scripted)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
+    plan = search.one_pass(start)
+    if careful:
+        assert plan == "lr" and [state for state, _ in asked] == [start, trap] and search.outcome.traps == 0
+    else:
+        assert plan == "r" and [state for state, _ in asked] == [start, start] and search.outcome.traps == 1
+        assert asked[1][1].other_than == (trap,)
