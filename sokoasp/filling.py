@@ -72,19 +72,19 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
                 targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
-                need: int | None = None, seen: set[tuple[frozenset[Cell], int]] | None = None) -> bool | None:
+                need: int | None = None, seen: set[tuple[int, int]] | None = None) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
     missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
     ``targets`` or the player able to walk into ``escape``: a best-first search over (boxes,
     player region) states, least summed ``distance`` first. None when it meets ``limit`` states
-    first. ``seen`` collects the (boxes, player region on ``board_of(free)``) of the states
-    taken up. A state's region is flooded when the state is taken up, not when it is found: a
+    first. ``seen`` collects the (boxes, player region) of the states taken up, as bits of
+    ``board_of(free)``. A state's region is flooded when the state is taken up, not when it is found: a
     search that heads straight for the goals floods a few of the states it finds (the flood is
     most of its time)."""
     board = board_of(free)
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
     enough = len(start) if need is None else need
-    seen = set() if seen is None else seen  # (boxes, player region) of the states taken up
+    seen = set() if seen is None else seen  # (boxes, player region) of the states taken up, as bits
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
     # (summed distance, order found, boxes, as bits, the player's square)
@@ -95,11 +95,11 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
             continue
         taken.add((boxes_mask, stand))
         region = board.flood(open_squares & ~boxes_mask, stand)
-        if (boxes, region) in seen:
+        if (boxes_mask, region) in seen:
             continue
         if len(seen) >= limit:
             return None
-        seen.add((boxes, region))
+        seen.add((boxes_mask, region))
         if (boxes_mask & on_targets).bit_count() >= enough or region & escape_mask:
             return True
         for box in sorted(boxes):

@@ -25,7 +25,7 @@ import time
 from .analysis import lone_box_distances
 from .bitboard import board_of, floor_mask
 from .filling import push_search
-from .level import Cell, Level
+from .level import Level
 
 
 class Traps:
@@ -35,14 +35,14 @@ class Traps:
         self.floor, self.goals, self.pulls = level.floor, level.goals, pulls
         self.distance = lone_box_distances(level.floor, level.goals, pulls)
         self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
-        self.dead: set[tuple[frozenset[Cell], int]] = set()  # (boxes, player region) of the states proven dead
-        self.tried: dict[tuple[frozenset[Cell], int], int] = {}  # states whose search met its limit: that limit
+        self.dead: set[tuple[int, int]] = set()  # (boxes, player region), as bits, of the states proven dead
+        self.tried: dict[tuple[int, int], int] = {}  # states whose search met its limit: that limit
         self.proofs = 0  # searches that proved their state dead
         self.seconds = 0.0  # spent in the searches
 
-    def key(self, state: Level) -> tuple[frozenset[Cell], int]:
-        region = self.board.flood(self.open_squares & ~self.board.mask(state.boxes), self.board.bit(state.player))
-        return state.boxes, region
+    def key(self, state: Level) -> tuple[int, int]:
+        boxes = self.board.mask(state.boxes)
+        return boxes, self.board.flood(self.open_squares & ~boxes, self.board.bit(state.player))
 
     def known_dead(self, state: Level) -> bool:
         return bool(self.dead) and self.key(state) in self.dead
@@ -61,7 +61,7 @@ class Traps:
         if any(box not in self.distance for box in state.boxes):
             self.dead.add(key)  # a box on a dead square
             return True
-        began, seen = time.perf_counter(), set[tuple[frozenset[Cell], int]]()
+        began, seen = time.perf_counter(), set[tuple[int, int]]()
         found = push_search(self.floor, state.boxes, state.player, self.distance, self.goals, self.pulls, limit,
                             need=placed + 1, seen=seen)
         self.seconds += time.perf_counter() - began
