@@ -25,6 +25,8 @@ level turned round (boxes on the goals, the start squares as goals) and boxes mo
 from __future__ import annotations
 
 import heapq
+import math
+import time
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -72,15 +74,16 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
                 targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
-                need: int | None = None, seen: set[tuple[int, int]] | None = None) -> bool | None:
+                need: int | None = None, seen: set[tuple[int, int]] | None = None,
+                deadline: float = math.inf) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
     missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
     ``targets`` or the player able to walk into ``escape``: a best-first search over (boxes,
     player region) states, least summed ``distance`` first. None when it meets ``limit`` states
-    first. ``seen`` collects the (boxes, player region) of the states taken up, as bits of
-    ``board_of(free)``. A state's region is flooded when the state is taken up, not when it is found: a
-    search that heads straight for the goals floods a few of the states it finds (the flood is
-    most of its time)."""
+    first, or the clock (``time.perf_counter``) passes ``deadline``. ``seen`` collects the
+    (boxes, player region) of the states taken up, as bits of ``board_of(free)``. A state's
+    region is flooded when the state is taken up, not when it is found: a search that heads
+    straight for the goals floods a few of the states it finds (the flood is most of its time)."""
     board = board_of(free)
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
     enough = len(start) if need is None else need
@@ -97,7 +100,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
         region = board.flood(open_squares & ~boxes_mask, stand)
         if (boxes_mask, region) in seen:
             continue
-        if len(seen) >= limit:
+        if len(seen) >= limit or (len(seen) % 256 == 0 and time.perf_counter() > deadline):
             return None
         seen.add((boxes_mask, region))
         if (boxes_mask & on_targets).bit_count() >= enough or region & escape_mask:

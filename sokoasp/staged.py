@@ -73,7 +73,7 @@ FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of t
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
 FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
 RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
-TRAP_STATES_PER_SECOND = 10_000  # a careless end state's trap proof (traps.py) may take this many states per second of stage time
+TRAP_SHARE = 0.5  # a careless end state's trap proof (traps.py) may take this share of a stage time (and no more than the pass has left)
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
@@ -550,10 +550,10 @@ class StagedSearch:
 
     def trapped(self, state: Level) -> bool:
         """Whether a careless stage's end state (one the careful try would have refused) is a
-        trap, proven dead by a search (``traps.py``) whose limit grows with the stage time."""
+        trap, proven dead by a search (``traps.py``) of at most ``TRAP_SHARE`` stage times."""
         assert self.session is not None  # stage() ran in it
         traps = self.session.traps
-        if not traps.prove_dead(state, int(TRAP_STATES_PER_SECOND * self.stage_seconds)):
+        if not traps.prove_dead(state, min(TRAP_SHARE * self.stage_seconds, max(0.0, self.pass_left()))):
             return False
         self.outcome.traps += 1
         self.progress(f"staged: a careless end state with {len(state.boxes & state.goals)} boxes placed is a trap, proven dead")

@@ -13,8 +13,8 @@ and so is every state it took up (each is reachable from it). Backwards (pull-ro
 the level turned round) the same holds for pulls: boxes onto start squares.
 
 The search is ``filling.push_search`` (best first, towards the goals, so a state that is not
-dead mostly stops after a few states) with a state limit; a search that meets it proves
-nothing, and the state is tried again only with a larger limit. Proofs hold for the level, so
+dead mostly stops after a few states) with a time limit (and ``MOST_STATES``, for memory); a
+search that meets it proves nothing, and the state is tried again only with more time. Proofs hold for the level, so
 they are kept across passes. SOUND: only states from which no plan exists are turned away.
 """
 
@@ -27,6 +27,8 @@ from .bitboard import board_of, floor_mask
 from .filling import push_search
 from .level import Level
 
+MOST_STATES = 1_000_000  # a search stops after this many states, whatever its time (memory: ~100 bytes a state)
+
 
 class Traps:
     """The states of one level (or the level turned round, ``pulls``) proven dead so far."""
@@ -36,7 +38,7 @@ class Traps:
         self.distance = lone_box_distances(level.floor, level.goals, pulls)
         self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
         self.dead: set[tuple[int, int]] = set()  # (boxes, player region), as bits, of the states proven dead
-        self.tried: dict[tuple[int, int], int] = {}  # states whose search met its limit: that limit
+        self.tried: dict[tuple[int, int], float] = {}  # states whose search met its limit: its seconds
         self.proofs = 0  # searches that proved their state dead
         self.seconds = 0.0  # spent in the searches
 
@@ -47,26 +49,27 @@ class Traps:
     def known_dead(self, state: Level) -> bool:
         return bool(self.dead) and self.key(state) in self.dead
 
-    def prove_dead(self, state: Level, limit: int) -> bool:
-        """Whether ``state`` is dead: known, or proven now by a search of at most ``limit``
-        states (skipped when one of at least that many met its limit before)."""
+    def prove_dead(self, state: Level, seconds: float, most_states: int = MOST_STATES) -> bool:
+        """Whether ``state`` is dead: known, or proven now by a search of at most ``seconds``
+        and ``most_states`` states (skipped when one with at least as much time met its limit
+        before)."""
         placed = len(state.boxes & self.goals)
         if placed == len(state.boxes):
             return False  # every box placed: there is no box more to place
         key = self.key(state)
         if key in self.dead:
             return True
-        if self.tried.get(key, 0) >= limit:
+        if self.tried.get(key, 0.0) >= seconds:
             return False
         if any(box not in self.distance for box in state.boxes):
             self.dead.add(key)  # a box on a dead square
             return True
         began, seen = time.perf_counter(), set[tuple[int, int]]()
-        found = push_search(self.floor, state.boxes, state.player, self.distance, self.goals, self.pulls, limit,
-                            need=placed + 1, seen=seen)
+        found = push_search(self.floor, state.boxes, state.player, self.distance, self.goals, self.pulls, most_states,
+                            need=placed + 1, seen=seen, deadline=began + seconds)
         self.seconds += time.perf_counter() - began
         if found is None:
-            self.tried[key] = limit
+            self.tried[key] = seconds
         if found is not False:
             return False
         self.dead |= seen

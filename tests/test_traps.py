@@ -43,7 +43,7 @@ def test_a_state_is_proven_dead_exactly_when_no_box_more_reaches_a_goal_and_then
     proven = 0
     for state in corpus_states(pulls)[:: 2 if pulls else 12]:  # a sample: the oracle takes a while
         traps = Traps(state, pulls)
-        dead = traps.prove_dead(state, limit=50_000)
+        dead = traps.prove_dead(state, seconds=60.0)
         if state.boxes <= state.goals:
             assert not dead  # solved: no box more to place, and not dead
         elif not improves(state, pulls):
@@ -58,9 +58,12 @@ def test_a_trap_the_pattern_tests_miss_is_proven_with_every_state_it_took_up_and
     state = level_of(TRAP)
     assert not (dead_fence(state) or dead_group(state) or dead_freeze(state)) and not state.boxes & dead_squares(state)
     traps = Traps(state, pulls=False)
-    assert not traps.prove_dead(state, limit=5)  # met its limit
-    assert traps.tried[traps.key(state)] == 5 and not traps.dead
-    assert traps.prove_dead(state, limit=10_000)
+    assert not traps.prove_dead(state, seconds=1e-9)  # out of time
+    assert traps.tried[traps.key(state)] == 1e-9
+    assert not traps.prove_dead(state, seconds=60.0, most_states=5)  # out of states
+    assert traps.tried[traps.key(state)] == 60.0 and not traps.dead
+    assert not traps.prove_dead(state, seconds=60.0)  # no search with no more time than one that met its limit
+    assert traps.prove_dead(state, seconds=120.0)
     assert traps.proofs == 1 and len(traps.dead) > 1
     later = Level(state.floor, (state.boxes - {(4, 3)}) | {(3, 3)}, state.goals, (4, 3))  # the box at (4, 3) pushed left
     assert traps.known_dead(later) and not solvable(state)
@@ -72,7 +75,7 @@ def test_a_stage_turns_away_an_end_state_proven_dead_before() -> None:
     ends = StageEnds(state, StageGoal(2), reverse=False, traps=traps)
     ends.horizon = 3
     assert ends.nogood(state) is None
-    assert traps.prove_dead(state, limit=10_000)
+    assert traps.prove_dead(state, seconds=60.0)
     assert ends.nogood(state) == state_nogood(state, 3)
 
 
@@ -99,3 +102,23 @@ def test_the_search_skips_a_careless_stage_that_ends_in_a_trap_and_tries_the_nex
     else:
         assert plan == "r" and [state for state, _ in asked] == [start, start] and search.outcome.traps == 1
         assert asked[1][1].other_than == (trap,)
+
+
+def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_has_left(monkeypatch) -> None:
+    import time
+
+    import sokoasp.staged as staged
+
+    asked: list[float] = []
+    monkeypatch.setattr(Traps, "prove_dead", lambda self, state, seconds: asked.append(seconds) or False)
+    trap = level_of(TRAP)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
+    search.session = staged.StageSession(trap, search.config, Clock())
+    search.stage_seconds = 4.0
+    search.pass_end = time.perf_counter() + 60.0
+    assert not search.trapped(trap)
+    search.pass_end = time.perf_counter() + 0.5
+    assert not search.trapped(trap)
+    search.pass_end = time.perf_counter() - 1.0
+    assert not search.trapped(trap)
+    assert asked[0] == staged.TRAP_SHARE * 4.0 and 0.4 < asked[1] <= 0.5 and asked[2] == 0.0
