@@ -16,8 +16,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
   becomes a nogood on those boxes alone;
 - a careless plan kept (the careful try found none) ends in a state that failed those tests;
-  a search over pushes (``traps.py``, its state limit growing with the stage time) may prove
-  it a trap: no box more ever reaches a goal from there. The stage then goes on to its next
+  a search over pushes (``traps.py``, for at most half a stage time) may prove it a trap: no box more ever reaches a goal from there. The stage then goes on to its next
   end state, and any later stage ending in a state that search took up turns it away, in
   every pass;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
@@ -525,9 +524,9 @@ class StagedSearch:
 
     def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int, bool]:
         """A stage plan for ``goal`` (or None), the horizon below which no careless plan
-        exists, and whether the plan is a careful one: first a careless try (any end state not known dead) for half the stage time,
-        then a careful one (``keep_live``, ``keep_fillable``) for the rest, whose plan is taken
-        when it finds one. Horizons below ``start`` are known to have no careless plan. The
+        exists, and whether the plan is a careful one: first a careless try (any end state not
+        known dead) for half the stage time, then a careful one (``keep_live``,
+        ``keep_fillable``) for the rest, whose plan is taken when it finds one. Horizons below ``start`` are known to have no careless plan. The
         careful try starts at the horizon where the careless one stopped: a careful plan is a
         careless one, so every shorter horizon is already refuted, as it is for the next end
         state tried from ``state`` (``search``), which must also differ from this one. The

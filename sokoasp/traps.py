@@ -14,8 +14,10 @@ the level turned round) the same holds for pulls: boxes onto start squares.
 
 The search is ``filling.push_search`` (best first, towards the goals, so a state that is not
 dead mostly stops after a few states) with a time limit (and ``MOST_STATES``, for memory); a
-search that meets it proves nothing, and the state is tried again only with more time. Proofs hold for the level, so
-they are kept across passes. SOUND: only states from which no plan exists are turned away.
+search that meets it proves nothing, and the state is tried again only with more time. Proofs
+hold for the level, so they are kept across passes. SOUND: only states from which no plan
+exists are turned away (``tests/test_traps.py`` checks each proof against a breadth-first
+search).
 """
 
 from __future__ import annotations
