@@ -16,9 +16,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
   becomes a nogood on those boxes alone;
 - a careless plan kept (the careful try found none) ends in a state that failed those tests;
-  a search over pushes (``traps.py``, for at most half a stage time) may prove it a trap: no box more ever reaches a goal from there. The stage then goes on to its next
-  end state, and any later stage ending in a state that search took up turns it away, in
-  every pass;
+  a search over pushes (``traps.py``, for at most half a stage time) may prove it a trap: no
+  box more ever reaches a goal from there. The stage then goes on to its next end state, and
+  any later stage ending in a state that search took up turns it away, in every pass;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
@@ -526,12 +526,13 @@ class StagedSearch:
         """A stage plan for ``goal`` (or None), the horizon below which no careless plan
         exists, and whether the plan is a careful one: first a careless try (any end state not
         known dead) for half the stage time, then a careful one (``keep_live``,
-        ``keep_fillable``) for the rest, whose plan is taken when it finds one. Horizons below ``start`` are known to have no careless plan. The
-        careful try starts at the horizon where the careless one stopped: a careful plan is a
-        careless one, so every shorter horizon is already refuted, as it is for the next end
-        state tried from ``state`` (``search``), which must also differ from this one. The
-        last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times: the
-        last box often needs the longest plan, and a pass that fails there starts over."""
+        ``keep_fillable``) for the rest, whose plan is taken when it finds one. Horizons below
+        ``start`` are known to have no careless plan. The careful try starts at the horizon
+        where the careless one stopped: a careful plan is a careless one, so every shorter
+        horizon is already refuted, as it is for the next end state tried from ``state``
+        (``search``), which must also differ from this one. The last stage, whose plan ends the
+        search, gets ``FINAL_STAGE_TIMES`` stage times: the last box often needs the longest
+        plan, and a pass that fails there starts over."""
         began = time.perf_counter()
         seconds = self.stage_seconds * (FINAL_STAGE_TIMES if goal.need == len(state.goals) else 1)
         careless = self.try_stage(state, goal, seconds / 2, start)
