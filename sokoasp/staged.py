@@ -16,7 +16,8 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
   becomes a nogood on those boxes alone;
 - a careless plan kept (the careful try found none) ends in a state that failed those tests;
-  a search over pushes (``traps.py``, for at most half a stage time) may prove it a trap: no
+  a search over pushes (``traps.py``, at most half a stage time, all of them a tenth of the
+  search's time) may prove it a trap: no
   box more ever reaches a goal from there. The stage then goes on to its next end state, and
   any later stage ending in a state that search took up turns it away, in every pass;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
@@ -73,6 +74,7 @@ PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule:
 FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
 RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
 TRAP_SHARE = 0.5  # a careless end state's trap proof (traps.py) may take this share of a stage time (and no more than the pass has left)
+TRAP_TIME_SHARE = 0.1  # and all trap proofs together at most this share of the search's time so far
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
@@ -437,7 +439,8 @@ class StagedSearch:
     def __init__(self, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> None:
         self.config = config
         self.clock = clock
-        self.deadline = time.perf_counter() + budget
+        self.began = time.perf_counter()
+        self.deadline = self.began + budget
         self.pass_end = self.deadline  # one_pass sets it: PASS_STAGES stage times from the pass's start
         self.stage_seconds = FIRST_STAGE_SECONDS
         self.progress = progress
@@ -550,10 +553,14 @@ class StagedSearch:
 
     def trapped(self, state: Level) -> bool:
         """Whether a careless stage's end state (one the careful try would have refused) is a
-        trap, proven dead by a search (``traps.py``) of at most ``TRAP_SHARE`` stage times."""
+        trap, proven dead by a search (``traps.py``) of at most ``TRAP_SHARE`` stage times, the
+        time the pass has left, and what keeps all proofs within ``TRAP_TIME_SHARE`` of the
+        search's time (on many boxes a proof rarely ends: XSokoban 48 spent 71 of 300 s on
+        them without one)."""
         assert self.session is not None  # stage() ran in it
         traps = self.session.traps
-        if not traps.prove_dead(state, min(TRAP_SHARE * self.stage_seconds, max(0.0, self.pass_left()))):
+        spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - traps.seconds
+        if not traps.prove_dead(state, max(0.0, min(TRAP_SHARE * self.stage_seconds, self.pass_left(), spare))):
             return False
         self.outcome.traps += 1
         self.progress(f"staged: a careless end state with {len(state.boxes & state.goals)} boxes placed is a trap, proven dead")

@@ -104,7 +104,7 @@ def test_the_search_skips_a_careless_stage_that_ends_in_a_trap_and_tries_the_nex
         assert asked[1][1].other_than == (trap,)
 
 
-def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_has_left(monkeypatch) -> None:
+def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_or_the_proofs_share_has_left(monkeypatch) -> None:
     import time
 
     import sokoasp.staged as staged
@@ -115,10 +115,17 @@ def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_has_le
     search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
     search.session = staged.StageSession(trap, search.config, Clock())
     search.stage_seconds = 4.0
+    search.began = time.perf_counter() - 1000.0  # the proofs' share: 100 s
     search.pass_end = time.perf_counter() + 60.0
     assert not search.trapped(trap)
     search.pass_end = time.perf_counter() + 0.5
     assert not search.trapped(trap)
     search.pass_end = time.perf_counter() - 1.0
     assert not search.trapped(trap)
+    search.pass_end = time.perf_counter() + 60.0
+    search.session.traps.seconds = 99.0  # proofs took 99 s of the share of 100
+    assert not search.trapped(trap)
+    search.session.traps.seconds = 200.0
+    assert not search.trapped(trap)
     assert asked[0] == staged.TRAP_SHARE * 4.0 and 0.4 < asked[1] <= 0.5 and asked[2] == 0.0
+    assert 0.9 < asked[3] <= 1.01 and asked[4] == 0.0
