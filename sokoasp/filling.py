@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from .analysis import lone_box_distances
@@ -36,6 +36,8 @@ from .level import DIRECTIONS, Cell, Level, add
 
 JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off the goals
 JOINT_STATES = 2_000  # and gives up after this many states
+
+Prune = Callable[[frozenset[Cell], Cell, Cell], bool]  # (boxes, player, the box just moved) -> dead, never searched on
 
 
 def fillable(state: Level, pulls: bool = False) -> bool:
@@ -75,13 +77,15 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
                 targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
                 need: int | None = None, seen: set[tuple[int, int]] | None = None,
-                deadline: float = math.inf) -> bool | None:
+                deadline: float = math.inf, prune: Prune | None = None) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
     missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
     ``targets`` or the player able to walk into ``escape``: a best-first search over (boxes,
     player region) states, least summed ``distance`` first. None when it meets ``limit`` states
     first, or the clock (``time.perf_counter``) passes ``deadline``. ``seen`` collects the
-    (boxes, player region) of the states taken up, as bits of ``board_of(free)``. A state's
+    (boxes, player region) of the states taken up, as bits of ``board_of(free)``. A state
+    after the first that ``prune`` calls dead is taken up but counts for nothing and is not
+    searched on. A state's
     region is flooded when the state is taken up, not when it is found: a search that heads
     straight for the goals floods a few of the states it finds (the flood is most of its time)."""
     board = board_of(free)
@@ -90,19 +94,22 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     seen = set() if seen is None else seen  # (boxes, player region) of the states taken up, as bits
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
-    # (summed distance, order found, boxes, as bits, the player's square)
-    todo = [(sum(distance[box] for box in start), found, start, board.mask(start), board.bit(player))]
+    # (summed distance, order found, boxes, as bits, the player's square, the square of the box moved last)
+    todo: list[tuple[int, int, frozenset[Cell], int, int, Cell | None]] = [
+        (sum(distance[box] for box in start), found, start, board.mask(start), board.bit(player), None)]
     while todo:
-        summed, _, boxes, boxes_mask, stand = heapq.heappop(todo)
+        summed, _, boxes, boxes_mask, stand, moved = heapq.heappop(todo)
         if (boxes_mask, stand) in taken:
             continue
         taken.add((boxes_mask, stand))
         region = board.flood(open_squares & ~boxes_mask, stand)
         if (boxes_mask, region) in seen:
             continue
-        if len(seen) >= limit or (len(seen) % 256 == 0 and time.perf_counter() > deadline):
+        if len(seen) >= limit or time.perf_counter() > deadline:
             return None
         seen.add((boxes_mask, region))
+        if moved is not None and prune is not None and prune(boxes, board.cell(stand), moved):
+            continue
         if (boxes_mask & on_targets).bit_count() >= enough or region & escape_mask:
             return True
         for box in sorted(boxes):
@@ -111,7 +118,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
                 if to in distance and (moved_mask, stand_after) not in taken:
                     found += 1
                     heapq.heappush(todo, (summed - distance[box] + distance[to], found, (boxes - {box}) | {to},
-                                          moved_mask, stand_after))
+                                          moved_mask, stand_after, to))
     return False
 
 
