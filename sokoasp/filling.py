@@ -85,9 +85,9 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     first, or the clock (``time.perf_counter``) passes ``deadline``. ``seen`` collects the
     (boxes, player region) of the states taken up, as bits of ``board_of(free)``. A state
     after the first that ``prune`` calls dead is taken up but counts for nothing and is not
-    searched on. A state's
-    region is flooded when the state is taken up, not when it is found: a search that heads
-    straight for the goals floods a few of the states it finds (the flood is most of its time)."""
+    searched on. A state's region is flooded when the state is taken up, not when it is found:
+    a search that heads straight for the goals floods a few of the states it finds (the flood
+    is most of its time)."""
     board = board_of(free)
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
     enough = len(start) if need is None else need
