@@ -41,9 +41,9 @@ def improves(state: Level, pulls: bool) -> bool:
 
 @pytest.mark.parametrize("pulls", [False, True])
 def test_a_state_from_which_no_box_more_reaches_a_goal_is_proven_dead_and_every_state_proven_dead_is_unsolvable(pulls: bool) -> None:
-    """Some proofs are of states from which a box more can be placed, but only into a dead group
-    or a frozen box: the pruning's gain."""
-    proven, past_a_box_more = 0, 0
+    """Pruning dead groups and frozen boxes proves more: without it the sample gives 478 proofs
+    forwards and 71 backwards (532 and 145 with it, 2026-11-27)."""
+    proven = 0
     for state in corpus_states(pulls)[:: 2 if pulls else 12]:  # a sample: the oracle takes a while
         traps = Traps(state, pulls)
         dead = traps.prove_dead(state, seconds=60.0)
@@ -54,9 +54,7 @@ def test_a_state_from_which_no_box_more_reaches_a_goal_is_proven_dead_and_every_
         if dead:
             assert not solvable(state, pulls), sorted(state.boxes)
             proven += 1
-            past_a_box_more += improves(state, pulls)
-    assert proven >= (100 if pulls else 400)
-    assert past_a_box_more >= (40 if pulls else 200)  # 74 and 384 of 145 and 532 on 2026-11-27
+    assert proven >= (100 if pulls else 500)
 
 
 def test_a_trap_the_pattern_tests_miss_is_proven_with_every_state_it_took_up_and_a_search_cut_short_proves_nothing() -> None:
