@@ -105,7 +105,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
         region = board.flood(open_squares & ~boxes_mask, stand)
         if (boxes_mask, region) in seen:
             continue
-        if len(seen) >= limit or time.perf_counter() > deadline:
+        if len(seen) >= limit or (deadline < math.inf and time.perf_counter() > deadline):
             return None
         seen.add((boxes_mask, region))
         if moved is not None and prune is not None and prune(boxes, board.cell(stand), moved):

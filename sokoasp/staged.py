@@ -17,9 +17,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   becomes a nogood on those boxes alone;
 - a careless plan kept (the careful try found none) ends in a state that failed those tests;
   a search over pushes (``traps.py``, at most half a stage time, all of them a tenth of the
-  search's time) may prove it a trap: no box more ever reaches a goal from there. The stage
-  then goes on to its next end state, and any later stage ending in a state that search took
-  up turns it away, in every pass;
+  search's time) may prove it a trap: no push sequence from there puts a box more on a goal
+  without first passing a deadlock. The stage then goes on to its next end state, and any
+  later stage ending in a state that search took up turns it away, in every pass;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
