@@ -72,6 +72,7 @@ WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracki
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
 FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
+LEAN_STEPS = 8  # stage horizons up to this are asked in a control that grounds no more steps (StageSession)
 RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
 TRAP_SHARE = 0.5  # a careless end state's trap proof (traps.py) may take this share of a stage time (and no more than the pass has left)
 TRAP_TIME_SHARE = 0.1  # and all trap proofs together at most this share of the search's time so far
@@ -323,34 +324,23 @@ def stage_facts(level: Level, reverse: bool) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-class StageSession:
-    """One clingo session for every stage of a staged search. The start state, the goal count
-    and the careful tries' preferences are external atoms (stage-start.lp, subgoal.lp,
-    subgoal-live.lp, subgoal-order.lp), so the steps grounded for one stage serve the later
-    ones, and what clasp learnt stays valid. A reverse family's session plans backwards
-    (subgoal-pull.lp): its states are those of the level turned round."""
+class StageControl:
+    """One clingo control of a stage session: the level's facts (stage_facts) and the stage
+    programs, grounded step by step, with the start state, the goal count and the careful
+    tries' preferences as external atoms (stage-start.lp, subgoal.lp, subgoal-live.lp,
+    subgoal-order.lp; subgoal-pull.lp backwards)."""
 
-    def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
-        self.encoding = get_encoding(config.encoding)
-        self.reverse = self.encoding.reverse
-        self.max_horizon = config.max_horizon
-        facts = stage_facts(level, self.reverse)
-        self.session = Session(level, self.encoding, config, clock, facts=facts, stepwise=True)
+    def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, facts: str) -> None:
+        self.session = Session(level, encoding, config, clock, facts=facts, stepwise=True)
         self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # StageEnds stops
         names = ["stage-start.lp", "subgoal.lp", "subgoal-live.lp", "subgoal-order.lp"]
-        for name in names + (["subgoal-pull.lp"] if self.reverse else []):
+        for name in names + (["subgoal-pull.lp"] if encoding.reverse else []):
             self.session.control.load(str(encodings_dir() / name))
         self.session.ground_base()
         self.start = StartExternals(self.session.control, level.floor)
         self.goal_count = len(level.goals)
-        self.ran_out = False  # the last plan() gave up for time, not after its last horizon
-        self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
-        self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
-        self.traps = Traps(turned_round(level) if self.reverse else level, pulls=self.reverse)  # kept across passes
 
     def randomize(self, seed: int) -> None:
-        """Randomized restarts (Gomes, Selman & Kautz 1998): a few random decisions, seeded, so
-        that a new pass does not walk the stage plans of the one before again."""
         solver = self.session.control.configuration.solver
         solver.seed = str(seed)  # type: ignore[union-attr]
         solver.rand_freq = str(RANDOM_DECISIONS)  # type: ignore[union-attr]
@@ -363,20 +353,66 @@ class StageSession:
         control.assign_external(clingo.Function("keep_live"), goal.keep_live)
         control.assign_external(clingo.Function("keep_fillable"), goal.keep_fillable)
 
+
+class StageSession:
+    """The clingo sessions of every stage of a staged search, so that the steps grounded for one
+    stage serve the later ones, and what clasp learnt stays valid. Two controls
+    (``StageControl``): the horizons up to ``LEAN_STEPS`` are asked in one that never grounds
+    more steps, the longer ones in another, made when first needed. Every grounded step weighs
+    on every solve call, idle or not, and most stage plans are short: on XSokoban 10, one
+    question of three slides took 30 ms with 8 steps grounded and 400 ms with 108. A reverse
+    family's session plans backwards (subgoal-pull.lp): its states are those of the level
+    turned round."""
+
+    def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
+        self.level, self.config = level, config
+        self.encoding = get_encoding(config.encoding)
+        self.reverse = self.encoding.reverse
+        self.max_horizon = config.max_horizon
+        self.facts = stage_facts(level, self.reverse)
+        self.lean = StageControl(level, self.encoding, config, clock, self.facts)
+        self.deep: StageControl | None = None  # the horizons above LEAN_STEPS, made when first asked
+        self.seed: int | None = None  # randomize()'s, for a deep control made later
+        self.ran_out = False  # the last plan() gave up for time, not after its last horizon
+        self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
+        self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
+        self.traps = Traps(turned_round(level) if self.reverse else level, pulls=self.reverse)  # kept across passes
+
+    def randomize(self, seed: int) -> None:
+        """Randomized restarts (Gomes, Selman & Kautz 1998): a few random decisions, seeded, so
+        that a new pass does not walk the stage plans of the one before again."""
+        self.seed = seed
+        for control in (self.lean, self.deep):
+            if control is not None:
+                control.randomize(seed)
+
+    def control_for(self, horizon: int, clock: Clock) -> StageControl:
+        if horizon <= LEAN_STEPS:
+            return self.lean
+        if self.deep is None:
+            self.deep = StageControl(self.level, self.encoding, self.config, clock, self.facts)
+            if self.seed is not None:
+                self.deep.randomize(self.seed)
+        return self.deep
+
     def plan(self, state: Level, goal: StageGoal, clock: Clock, start: int = 1) -> tuple[StagePlan, Level] | None:
         """The first plan from ``state`` that reaches ``goal`` and the state it ends in, or None
         when no horizon of the schedule from ``start`` up to the maximum has one or the clock
         runs out (``ran_out``); ``stopped_at`` is the horizon asked last."""
-        self.switch(state, goal)
         ends = StageEnds(state, goal, self.reverse, self.traps)
-        self.session.extractor, self.session.clock = ends, clock
+        switched: set[int] = set()
         self.ran_out = False
         try:
             for t in horizons(1, self.max_horizon, self.encoding.jumps):
                 if t < start:
                     continue
                 ends.horizon = self.stopped_at = t
-                outcome = None if clock.expired() else self.session.ask(t)
+                control = None if clock.expired() else self.control_for(t, clock)
+                if control is not None and id(control) not in switched:
+                    control.switch(state, goal)
+                    control.session.extractor, control.session.clock = ends, clock
+                    switched.add(id(control))
+                outcome = None if control is None or clock.expired() else control.session.ask(t)
                 if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
                     self.ran_out = True
                     return None

@@ -29,6 +29,7 @@ from sokoasp.simulator import replay
 from sokoasp.staged import (
     FINAL_STAGE_TIMES,
     FIRST_STAGE_SECONDS,
+    LEAN_STEPS,
     StagedOutcome,
     StagedSearch,
     StageEnds,
@@ -107,17 +108,44 @@ def test_one_session_serves_stages_from_any_state_and_for_any_goal_count(name: s
             assert sum(c.isupper() for c in plan.moves) == bfs_pushes(text, placed=need, accept=not_dead(level)), (need, text)
 
 
+# Two rows of floor: the box at the left of the top row is eleven pushes from its goal, the one
+# below one push from its own.
+TWO_ROWS = """\
+###############
+#@$          .#
+# $.          #
+###############
+"""
+
+
+def test_stages_longer_than_the_lean_control_grounds_are_asked_in_a_second_control() -> None:
+    """The horizons up to LEAN_STEPS are asked in one control, the longer ones in another (made
+    when first needed); a session gives the breadth-first optimum either way, and the lean
+    control never grounds more than its steps."""
+    level = level_of(TWO_ROWS)
+    far = Level(level.floor, frozenset({(2, 1), (3, 2)}), level.goals, (1, 1))
+    near = Level(level.floor, frozenset({(2, 2), (13, 1)}), level.goals, (1, 2))
+    session = StageSession(level, SolveConfig(encoding="push", max_horizon=40), Clock())
+    for state in (near, far, near, far):
+        found = session.plan(state, StageGoal(2), Clock())
+        assert found is not None
+        assert sum(c.isupper() for c in found[0].moves) == bfs_pushes(write_level(state), placed=2)
+    assert bfs_pushes(write_level(far), placed=2) == 11 > LEAN_STEPS
+    assert session.lean.session.steps == LEAN_STEPS and session.deep is not None and session.deep.session.steps == 11
+
+
 def test_a_session_whose_clock_ran_out_while_grounding_gives_no_answer() -> None:
     """clingo reads a negative wait as "wait until done": a stage whose time was spent in
     grounding once ran on for 20 s (Microban 99). The session must stop at its clock instead."""
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     session = StageSession(level, SolveConfig(encoding="push", max_horizon=40), Clock())
-    session.session.ground_up_to(8)
-    session.switch(level, StageGoal(len(level.goals)))
-    session.session.clock = Clock(limit=-1.0)
-    assert session.session.solve() is None
-    session.session.clock = Clock()
-    assert session.session.solve() is not None  # the same solve call answers with time left
+    lean = session.lean.session
+    lean.ground_up_to(8)
+    session.lean.switch(level, StageGoal(len(level.goals)))
+    lean.clock = Clock(limit=-1.0)
+    assert lean.solve() is None
+    lean.clock = Clock()
+    assert lean.solve() is not None  # the same solve call answers with time left
 
 
 def plan_box_moves(level: Level, plan: str) -> int:
@@ -327,7 +355,7 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
     search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
     search.one_pass(level)
     assert search.session is not None
-    solver = search.session.session.control.configuration.solver
+    solver = search.session.lean.session.control.configuration.solver
     assert float(solver.rand_freq) == 0.0
     seeds = []
     for _ in range(2):
@@ -335,6 +363,8 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
         assert float(solver.rand_freq) == staged.RANDOM_DECISIONS > 0
         seeds.append(solver.seed)
     assert seeds == ["2", "3"]
+    deep = search.session.control_for(staged.LEAN_STEPS + 1, Clock()).session.control.configuration.solver
+    assert deep.seed == "3" and float(deep.rand_freq) == staged.RANDOM_DECISIONS  # a control made later: the pass's seed
 
 
 def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> None:
@@ -581,7 +611,7 @@ def test_a_backward_stage_that_places_every_box_leaves_the_player_able_to_walk_h
     level = level_of("########\n##@#  ##\n# $    #\n#   .$.#\n########\n")
     session = StageSession(level, SolveConfig(encoding="pull-route", max_horizon=3), Clock())
     start = turned_round(level)
-    session.switch(start, StageGoal(1, player_anywhere=True))
+    session.lean.switch(start, StageGoal(1, player_anywhere=True))
     ends: list[Level] = []
 
     class EveryEnd(PlanExtractor):
@@ -590,8 +620,8 @@ def test_a_backward_stage_that_places_every_box_leaves_the_player_able_to_walk_h
             self.found = True
             return True
 
-    session.session.extractor = EveryEnd()
-    assert session.session.ask(3)
+    session.lean.session.extractor = EveryEnd()
+    assert session.lean.session.ask(3)
     every_box_placed = [end for end in ends if end.boxes == end.goals]
     assert every_box_placed
     assert all(level.player in player_region(end.floor, end.boxes, end.player) for end in every_box_placed)
