@@ -31,7 +31,9 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   each pass after the first makes a share of random decisions of its own (``RANDOM_DECISIONS``,
   randomized restarts);
 - all stages share one clingo session (``StageSession``): the start state, the goal count and
-  the careful tries' preferences are external atoms, so a stage grounds only new steps;
+  the careful tries' preferences are external atoms, so a stage grounds only new steps; the
+  horizons up to ``LEAN_STEPS`` are asked in a control of their own, as every grounded step
+  slows every solve call and most stage plans are short;
 - stages run in one push family, or in several that take turns pass by pass
   (``--stage-encoding push-macro+push-route``), each with a search and a session of its own;
 - pull-route stages run backwards (``encodings/subgoal-pull.lp``): from the boxes on the goals,
@@ -400,19 +402,14 @@ class StageSession:
         when no horizon of the schedule from ``start`` up to the maximum has one or the clock
         runs out (``ran_out``); ``stopped_at`` is the horizon asked last."""
         ends = StageEnds(state, goal, self.reverse, self.traps)
-        switched: set[int] = set()
+        switched: list[StageControl] = []  # the controls switched to this stage's state and goal
         self.ran_out = False
         try:
             for t in horizons(1, self.max_horizon, self.encoding.jumps):
                 if t < start:
                     continue
                 ends.horizon = self.stopped_at = t
-                control = None if clock.expired() else self.control_for(t, clock)
-                if control is not None and id(control) not in switched:
-                    control.switch(state, goal)
-                    control.session.extractor, control.session.clock = ends, clock
-                    switched.add(id(control))
-                outcome = None if control is None or clock.expired() else control.session.ask(t)
+                outcome = None if clock.expired() else self.ask(t, state, goal, ends, clock, switched)
                 if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
                     self.ran_out = True
                     return None
@@ -421,6 +418,17 @@ class StageSession:
             return None
         finally:
             self.test_seconds += ends.seconds
+
+    def ask(self, horizon: int, state: Level, goal: StageGoal, ends: StageEnds, clock: Clock,
+            switched: list[StageControl]) -> bool | None:
+        """Ask ``horizon`` in its control, switched to ``state`` and ``goal`` first unless it is in
+        ``switched`` already."""
+        control = self.control_for(horizon, clock)
+        if control not in switched:
+            control.switch(state, goal)
+            control.session.extractor, control.session.clock = ends, clock
+            switched.append(control)
+        return control.session.ask(horizon)
 
 
 class StartExternals:
