@@ -24,7 +24,7 @@ from sokoasp.staged import StageControl, StageEnds, StageGoal, stage_facts
 def ask_seconds(level_file: Path, which: str, family: str, grounded: int, horizon: int, repeats: int) -> tuple[float, float]:
     """Seconds to ground ``grounded`` steps, and the median seconds of the repeated question."""
     level = load_level(level_file, which).level
-    config = SolveConfig(encoding=family, strategies=("dead",) if get_encoding(family).reverse else ("dead", "freeze"))
+    config = SolveConfig(encoding=family, strategies=("dead", "freeze"))
     control = StageControl(level, get_encoding(family), config, Clock(), stage_facts(level, False))
     began = time.perf_counter()
     control.session.ground_up_to(grounded)
@@ -45,10 +45,11 @@ def ask_seconds(level_file: Path, which: str, family: str, grounded: int, horizo
 @click.command()
 @click.argument("level_file", type=click.Path(exists=True, path_type=Path))
 @click.option("-l", "--level", "which", required=True, help="Which level of the file (number or title).")
-@click.option("--family", default="push-macro", show_default=True, help="A forward push family.")
+@click.option("--family", type=click.Choice(["push", "push-jump", "push-macro", "push-route"]), default="push-macro",
+              show_default=True, help="The stages' push family (forwards).")
 @click.option("--grounded", default="8,20,40,108", show_default=True, help="Counts of grounded steps, comma-separated.")
 @click.option("--horizon", type=click.IntRange(1), default=3, show_default=True, help="The horizon of the question.")
-@click.option("--repeats", type=click.IntRange(1), default=4, show_default=True)
+@click.option("--repeats", type=click.IntRange(1), default=4, show_default=True, help="Questions timed per count, after one untimed.")
 def main(level_file: Path, which: str, family: str, grounded: str, horizon: int, repeats: int) -> None:
     print("grounded steps  grounding (s)  question (ms, median)")
     for steps in (int(text) for text in grounded.split(",")):
