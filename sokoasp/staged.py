@@ -362,7 +362,8 @@ class StageSession:
     (``StageControl``): the horizons up to ``LEAN_STEPS`` are asked in one that never grounds
     more steps, the longer ones in another, made when first needed. Every grounded step weighs
     on every solve call, idle or not, and most stage plans are short: on XSokoban 10, one
-    question of three slides took 30 ms with 8 steps grounded and 400 ms with 108. A reverse
+    question of three slides takes 26 ms with 8 steps grounded and 458 ms with 108
+    (generators/stage_ask_cost.py). A reverse
     family's session plans backwards (subgoal-pull.lp): its states are those of the level
     turned round."""
 
