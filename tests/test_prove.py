@@ -53,7 +53,8 @@ def test_a_longer_first_plan_gives_way_to_a_push_optimal_one() -> None:
     assert proved.pushes == optimum
     assert_replays(level, proved.plan)
     assert "a shorter plan is push-optimal" in proved.stats["proof"]
-    assert proved.config["encoding"] == "push" and proved.config["portfolio"] == first.config["portfolio"]
+    # either prover may answer first (they race on the cores): from below (push) or from above (push-jump)
+    assert proved.config["encoding"] in ("push", "push-jump") and proved.config["portfolio"] == first.config["portfolio"]
     assert proved.times["first_plan"] <= proved.times["total"]
 
 
