@@ -16,14 +16,14 @@ from pathlib import Path
 import click
 
 from sokoasp.families import get_encoding
+from sokoasp.level import Level
 from sokoasp.loading import load_level
 from sokoasp.session import Clock, SolveConfig
 from sokoasp.staged import StageControl, StageEnds, StageGoal, stage_facts
 
 
-def ask_seconds(level_file: Path, which: str, family: str, grounded: int, horizon: int, repeats: int) -> tuple[float, float]:
+def ask_seconds(level: Level, family: str, grounded: int, horizon: int, repeats: int) -> tuple[float, float]:
     """Seconds to ground ``grounded`` steps, and the median seconds of the repeated question."""
-    level = load_level(level_file, which).level
     config = SolveConfig(encoding=family, strategies=("dead", "freeze"))
     control = StageControl(level, get_encoding(family), config, Clock(), stage_facts(level, False))
     began = time.perf_counter()
@@ -51,9 +51,10 @@ def ask_seconds(level_file: Path, which: str, family: str, grounded: int, horizo
 @click.option("--horizon", type=click.IntRange(1), default=3, show_default=True, help="The horizon of the question.")
 @click.option("--repeats", type=click.IntRange(1), default=4, show_default=True, help="Questions timed per count, after one untimed.")
 def main(level_file: Path, which: str, family: str, grounded: str, horizon: int, repeats: int) -> None:
+    level = load_level(level_file, which).level
     print("grounded steps  grounding (s)  question (ms, median)")
     for steps in (int(text) for text in grounded.split(",")):
-        ground, asked = ask_seconds(level_file, which, family, max(steps, horizon), horizon, repeats)
+        ground, asked = ask_seconds(level, family, max(steps, horizon), horizon, repeats)
         print(f"{steps:14}  {ground:13.2f}  {asked * 1000:20.0f}", flush=True)
 
 
