@@ -27,9 +27,9 @@ from sokoasp.search import player_region
 from sokoasp.session import Clock, horizons
 from sokoasp.simulator import replay
 from sokoasp.staged import (
+    CONTROL_STEPS,
     FINAL_STAGE_TIMES,
     FIRST_STAGE_SECONDS,
-    LEAN_STEPS,
     StagedOutcome,
     StagedSearch,
     StageEnds,
@@ -108,30 +108,31 @@ def test_one_session_serves_stages_from_any_state_and_for_any_goal_count(name: s
             assert sum(c.isupper() for c in plan.moves) == bfs_pushes(text, placed=need, accept=not_dead(level)), (need, text)
 
 
-# Two rows of floor: the box at the left of the top row is eleven pushes from its goal, the one
+# Two rows of floor: the box at the left of the top row is thirty pushes from its goal, the one
 # below one push from its own.
 TWO_ROWS = """\
-###############
-#@$          .#
-# $.          #
-###############
+##################################
+#@$                             .#
+# $.                             #
+##################################
 """
 
 
-def test_stages_longer_than_the_lean_control_grounds_are_asked_in_a_second_control() -> None:
-    """The horizons up to LEAN_STEPS are asked in one control, the longer ones in another (made
-    when first needed); a session gives the breadth-first optimum either way, and the lean
-    control never grounds more than its steps."""
+def test_stages_are_asked_in_a_control_for_their_band_of_horizons() -> None:
+    """The horizons up to 8 are asked in one control, those up to 27 in a second, the longer
+    ones in a third (each made when first needed); a session gives the breadth-first optimum
+    either way, and no control grounds more than its band."""
     level = level_of(TWO_ROWS)
-    far = Level(level.floor, frozenset({(2, 1), (3, 2)}), level.goals, (1, 1))
-    near = Level(level.floor, frozenset({(2, 2), (13, 1)}), level.goals, (1, 2))
+    far, farther = (Level(level.floor, frozenset({(x, 1), (3, 2)}), level.goals, (x - 1, 1)) for x in (21, 2))
+    near = Level(level.floor, frozenset({(2, 2), (32, 1)}), level.goals, (1, 2))
     session = StageSession(level, SolveConfig(encoding="push", max_horizon=40), Clock())
-    for state in (near, far, near, far):
+    for state in (near, far, near, farther, far, near):
         found = session.plan(state, StageGoal(2), Clock())
         assert found is not None
         assert sum(c.isupper() for c in found[0].moves) == bfs_pushes(write_level(state), placed=2)
-    assert bfs_pushes(write_level(far), placed=2) == 11 > LEAN_STEPS
-    assert session.lean.session.steps == LEAN_STEPS and session.deep is not None and session.deep.session.steps == 11
+    assert bfs_pushes(write_level(far), placed=2) == 11 and bfs_pushes(write_level(farther), placed=2) == 30
+    assert CONTROL_STEPS == (8, 27)
+    assert [control.session.steps if control else None for control in session.controls] == [8, 27, 30]
 
 
 def test_a_session_whose_clock_ran_out_while_grounding_gives_no_answer() -> None:
@@ -363,7 +364,7 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
         assert float(solver.rand_freq) == staged.RANDOM_DECISIONS > 0
         seeds.append(solver.seed)
     assert seeds == ["2", "3"]
-    deep = search.session.control_for(staged.LEAN_STEPS + 1, Clock()).session.control.configuration.solver
+    deep = search.session.control_for(staged.CONTROL_STEPS[-1] + 1, Clock()).session.control.configuration.solver
     assert deep.seed == "3" and float(deep.rand_freq) == staged.RANDOM_DECISIONS  # a control made later: the pass's seed
 
 
