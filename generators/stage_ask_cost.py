@@ -1,4 +1,4 @@
-"""What the steps a stage control has grounded cost a short stage question (sokoasp/staged.py,
+"""What the steps a stage control has grounded cost a short stage question (sokoasp/bands.py,
 ``CONTROL_STEPS``): for each count of grounded steps, a control of its own asks the same question
 (one box more on a goal from the level's start, at a short horizon) a few times, and the median
 time of the repeats (the first, which pays for clasp's first look at the program, left out) is

@@ -20,7 +20,8 @@ entrance, so the boxes near each come in when they can), one per inside square, 
 earliest in the packing order. Stages search depth first, in passes with a growing stage time
 (as ``sokoasp.staged`` does): a stage that finds no plan sends the search back to try another
 end state of the stage before; an end state with a corral, group or freeze deadlock after the
-entry's pushes is turned away while clingo searches.
+entry's pushes is turned away while clingo searches. Each horizon is asked in the clingo control
+of its band (``sokoasp.bands``), the state and the entries as external atoms.
 
 MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
 another order, or a box parked in the room cannot be solved this way. Every plan is replayed by
@@ -37,8 +38,9 @@ from functools import lru_cache
 import clingo
 
 from .approach import approach_open
+from .bands import Bands
 from .deadlocks import dead_fence, dead_freeze, dead_group
-from .families import encodings_dir, get_encoding
+from .families import Encoding, encodings_dir, get_encoding
 from .goalroom import Entry, cut_rooms, goal_rooms, packing_entries, two_entrance_rooms
 from .instance import program_facts
 from .level import DIRECTIONS, Cell, Level, add
@@ -165,6 +167,27 @@ def stage_facts(level: Level, room: EntranceRoom) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+class RoomControl:
+    """One clingo control of the room stages: the level's facts (``stage_facts``) and
+    stage-start.lp and room-stage.lp, grounded step by step, with the start state and the inside
+    squares a stage may push a box in onto as external atoms."""
+
+    def __init__(self, level: Level, room: EntranceRoom, encoding: Encoding, config: SolveConfig, clock: Clock,
+                 facts: str) -> None:
+        self.insides = sorted(room.insides)
+        self.session = Session(level, encoding, config, clock, facts=facts, stepwise=True)
+        for name in ("stage-start.lp", "room-stage.lp"):
+            self.session.control.load(str(encodings_dir() / name))
+        self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # EntryEnds stops
+        self.session.ground_base()
+        self.start = StartExternals(self.session.control, level.floor)
+
+    def switch(self, boxes: frozenset[Cell], player: Cell, targets: frozenset[Cell]) -> None:
+        self.start.switch(boxes, player)
+        for inside in self.insides:
+            self.session.control.assign_external(clingo.Function("room_target", [clingo.Number(c) for c in inside]), inside in targets)
+
+
 class RoomStages:
     """The stage search for one level and its room: one clingo session serves every stage (the
     state and the entry are external atoms). Searched in passes, as the staged search is: each
@@ -173,15 +196,11 @@ class RoomStages:
 
     def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock) -> None:
         self.level, self.room, self.clock = level, room, clock
-        encoding = get_encoding(room_family(config))
-        stage_config = SolveConfig(encoding=encoding.name, strategies=STAGE_STRATEGIES, max_horizon=config.max_horizon)
-        self.session = Session(level, encoding, stage_config, clock, facts=stage_facts(level, room), stepwise=True)
-        for name in ("stage-start.lp", "room-stage.lp"):
-            self.session.control.load(str(encodings_dir() / name))
-        self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # EntryEnds stops
-        self.session.ground_base()
+        self.encoding = get_encoding(room_family(config))
+        self.stage_config = SolveConfig(encoding=self.encoding.name, strategies=STAGE_STRATEGIES, max_horizon=config.max_horizon)
+        self.facts = stage_facts(level, room)
+        self.bands = Bands(lambda clock: RoomControl(level, room, self.encoding, self.stage_config, clock, self.facts), clock)
         self.max_horizon = config.max_horizon
-        self.start = StartExternals(self.session.control, level.floor)
         self.stage_seconds = FIRST_STAGE_SECONDS
         self.pass_end = 0.0
         self.most_in = 0  # the most boxes any pass brought into the room
@@ -244,16 +263,17 @@ class RoomStages:
         ``options`` and that ``ends`` keeps; None when none is found in the stage time."""
         if not options:
             return None
-        control = self.session.control
-        self.start.switch(boxes, player)
-        for inside in sorted(self.room.insides):
-            control.assign_external(clingo.Function("room_target", [clingo.Number(c) for c in inside]), inside in options)
         clock = Clock(limit=min(self.stage_seconds, self.clock_left(), self.pass_end - time.perf_counter()))
-        self.session.extractor, self.session.clock = ends, clock
+
+        def switch(control: RoomControl) -> None:
+            control.switch(boxes, player, frozenset(options))
+            control.session.extractor, control.session.clock = ends, clock
+
+        self.bands.new_question()
         try:
-            for t in horizons(1, self.max_horizon, self.session.encoding.jumps):
+            for t in horizons(1, self.max_horizon, self.encoding.jumps):
                 ends.horizon = t
-                outcome = None if clock.expired() else self.session.ask(t)
+                outcome = None if clock.expired() else self.bands.control(t, clock, switch).session.ask(t)
                 if outcome is None:
                     return None
                 if outcome:

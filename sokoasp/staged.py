@@ -32,7 +32,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   randomized restarts);
 - all stages share one clingo session (``StageSession``): the start state, the goal count and
   the careful tries' preferences are external atoms, so a stage grounds only new steps; the
-  horizons are asked in controls by length (``CONTROL_STEPS``), as every grounded step
+  horizons are asked in controls by length (``sokoasp.bands``), as every grounded step
   slows every solve call and most stage plans are short;
 - stages run in one push family, or in several that take turns pass by pass
   (``--stage-encoding push-macro+push-route``), each with a search and a session of its own;
@@ -56,6 +56,7 @@ from dataclasses import dataclass, replace
 
 import clingo
 
+from .bands import Bands
 from .deadlocks import dead_fence, dead_freeze, dead_group
 from .errors import InputError
 from .families import Encoding, encodings_dir, get_encoding
@@ -74,9 +75,6 @@ WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracki
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
 FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
-# Stage horizons up to 8 are asked in a control that grounds no more steps, those up to 27 in a
-# second, the longer ones in a third (StageSession). 8 and 27 are horizons of the jump schedule.
-CONTROL_STEPS = (8, 27)
 RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
 TRAP_SHARE = 0.5  # a careless end state's trap proof (traps.py) may take this share of a stage time (and no more than the pass has left)
 TRAP_TIME_SHARE = 0.1  # and all trap proofs together at most this share of the search's time so far
@@ -360,14 +358,10 @@ class StageControl:
 
 class StageSession:
     """The clingo sessions of every stage of a staged search, so that the steps grounded for one
-    stage serve the later ones, and what clasp learnt stays valid. One control
-    (``StageControl``) for each band of horizons (``CONTROL_STEPS``), made when first needed:
-    the horizons up to 8 are asked in one that never grounds more steps, those up to 27 in a
-    second, the longer ones in a third. Every grounded step weighs on every solve call, idle or
-    not, and most stage plans are short: on XSokoban 10, one question of three slides takes
-    26 ms with 8 steps grounded and 458 ms with 108 (generators/stage_ask_cost.py). A reverse
-    family's session plans backwards (subgoal-pull.lp): its states are those of the level
-    turned round."""
+    stage serve the later ones, and what clasp learnt stays valid: one control
+    (``StageControl``) for each band of horizons (``sokoasp.bands``), as every grounded step
+    weighs on every solve call and most stage plans are short. A reverse family's session plans
+    backwards (subgoal-pull.lp): its states are those of the level turned round."""
 
     def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
         self.level, self.config = level, config
@@ -375,52 +369,44 @@ class StageSession:
         self.reverse = self.encoding.reverse
         self.max_horizon = config.max_horizon
         self.facts = stage_facts(level, self.reverse)
-        # one per band of CONTROL_STEPS and one beyond; the first made now, the others when first asked
-        self.controls: list[StageControl | None] = [None] * (len(CONTROL_STEPS) + 1)
-        self.controls[0] = StageControl(level, self.encoding, config, clock, self.facts)
         self.seed: int | None = None  # randomize()'s, for a control made later
+        self.bands = Bands(self.make_control, clock)
         self.ran_out = False  # the last plan() gave up for time, not after its last horizon
         self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
         self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
         self.traps = Traps(turned_round(level) if self.reverse else level, pulls=self.reverse)  # kept across passes
 
+    def make_control(self, clock: Clock) -> StageControl:
+        control = StageControl(self.level, self.encoding, self.config, clock, self.facts)
+        if self.seed is not None:
+            control.randomize(self.seed)
+        return control
+
     @property
     def lean(self) -> StageControl:
         """The control of the shortest horizons, made with the session."""
-        control = self.controls[0]
-        assert control is not None
-        return control
+        return self.bands.first
 
     def randomize(self, seed: int) -> None:
         """Randomized restarts (Gomes, Selman & Kautz 1998): a few random decisions, seeded, so
         that a new pass does not walk the stage plans of the one before again."""
         self.seed = seed
-        for control in self.controls:
-            if control is not None:
-                control.randomize(seed)
-
-    def control_for(self, horizon: int, clock: Clock) -> StageControl:
-        band = sum(horizon > steps for steps in CONTROL_STEPS)
-        control = self.controls[band]
-        if control is None:
-            control = self.controls[band] = StageControl(self.level, self.encoding, self.config, clock, self.facts)
-            if self.seed is not None:
-                control.randomize(self.seed)
-        return control
+        for control in self.bands.made():
+            control.randomize(seed)
 
     def plan(self, state: Level, goal: StageGoal, clock: Clock, start: int = 1) -> tuple[StagePlan, Level] | None:
         """The first plan from ``state`` that reaches ``goal`` and the state it ends in, or None
         when no horizon of the schedule from ``start`` up to the maximum has one or the clock
         runs out (``ran_out``); ``stopped_at`` is the horizon asked last."""
         ends = StageEnds(state, goal, self.reverse, self.traps)
-        switched: list[StageControl] = []  # the controls switched to this stage's state and goal
+        self.bands.new_question()
         self.ran_out = False
         try:
             for t in horizons(1, self.max_horizon, self.encoding.jumps):
                 if t < start:
                     continue
                 ends.horizon = self.stopped_at = t
-                outcome = None if clock.expired() else self.ask(t, state, goal, ends, clock, switched)
+                outcome = None if clock.expired() else self.ask(t, state, goal, ends, clock)
                 if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
                     self.ran_out = True
                     return None
@@ -430,16 +416,13 @@ class StageSession:
         finally:
             self.test_seconds += ends.seconds
 
-    def ask(self, horizon: int, state: Level, goal: StageGoal, ends: StageEnds, clock: Clock,
-            switched: list[StageControl]) -> bool | None:
-        """Ask ``horizon`` in its control, switched to ``state`` and ``goal`` first unless it is in
-        ``switched`` already."""
-        control = self.control_for(horizon, clock)
-        if control not in switched:
+    def ask(self, horizon: int, state: Level, goal: StageGoal, ends: StageEnds, clock: Clock) -> bool | None:
+        """Ask ``horizon`` in the control of its band, switched to ``state`` and ``goal``."""
+        def switch(control: StageControl) -> None:
             control.switch(state, goal)
             control.session.extractor, control.session.clock = ends, clock
-            switched.append(control)
-        return control.session.ask(horizon)
+
+        return self.bands.control(horizon, clock, switch).session.ask(horizon)
 
 
 class StartExternals:

@@ -14,7 +14,7 @@ from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.goalroom import find_goal_room, goal_rooms, two_entrance_rooms
 from sokoasp.level import Cell, Level
-from sokoasp.plans import fewest_pushes
+from sokoasp.plans import expand_pushes, fewest_pushes
 from sokoasp.roomstages import (
     EntranceRoom,
     EntryEnds,
@@ -116,6 +116,24 @@ def test_room_stages_solve_a_room_with_two_doors_and_the_plan_replays() -> None:
     assert note.startswith("room stages: 5 boxes in")
     optimum = bfs_pushes(TWO_DOORS)
     assert optimum is not None and plan is not None and sum(c.isupper() for c in plan) >= optimum
+
+
+def test_room_stages_asked_in_narrow_bands_of_horizons_fill_the_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each horizon is asked in the control of its band (sokoasp.bands), each switched to the
+    stage's state and entries; with bands of one and two pushes the stages use all three
+    controls, none grounds past its band, and the plan still fills the room and replays."""
+    import sokoasp.bands
+
+    monkeypatch.setattr(sokoasp.bands, "CONTROL_STEPS", (1, 2))
+    level = level_of(TWO_DOORS)
+    room = find_entrance_room(level)
+    assert room is not None
+    stages = RoomStages(level, room, SolveConfig(encoding="push"), Clock(limit=60))
+    pushes = stages.run()
+    assert pushes is not None
+    assert_replays(level, expand_pushes(level, pushes))
+    assert [control.session.steps for control in stages.bands.made()][:2] == [1, 2]
+    assert len(stages.bands.made()) == 3
 
 
 def test_a_stage_plan_pushes_one_box_in_at_an_offered_entry_by_the_encoding_alone() -> None:

@@ -16,6 +16,7 @@ from test_cli import run, write
 from test_deadlocks import solvable
 
 from sokoasp import SolveConfig, Status, solve
+from sokoasp.bands import CONTROL_STEPS
 from sokoasp.deadlocks import dead_fence, dead_group
 from sokoasp.errors import ExitCode
 from sokoasp.families import encodings_dir
@@ -27,7 +28,6 @@ from sokoasp.search import player_region
 from sokoasp.session import Clock, horizons
 from sokoasp.simulator import replay
 from sokoasp.staged import (
-    CONTROL_STEPS,
     FINAL_STAGE_TIMES,
     FIRST_STAGE_SECONDS,
     StagedOutcome,
@@ -132,7 +132,7 @@ def test_stages_are_asked_in_a_control_for_their_band_of_horizons() -> None:
         assert sum(c.isupper() for c in found[0].moves) == bfs_pushes(write_level(state), placed=2)
     assert bfs_pushes(write_level(far), placed=2) == 11 and bfs_pushes(write_level(farther), placed=2) == 30
     assert CONTROL_STEPS == (8, 27)
-    assert [control.session.steps if control else None for control in session.controls] == [8, 27, 30]
+    assert [control.session.steps if control else None for control in session.bands.controls] == [8, 27, 30]
 
 
 def test_a_session_whose_clock_ran_out_while_grounding_gives_no_answer() -> None:
@@ -364,7 +364,7 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
         assert float(solver.rand_freq) == staged.RANDOM_DECISIONS > 0
         seeds.append(solver.seed)
     assert seeds == ["2", "3"]
-    deep = search.session.control_for(staged.CONTROL_STEPS[-1] + 1, Clock()).session.control.configuration.solver
+    deep = search.session.bands.control(CONTROL_STEPS[-1] + 1, Clock(), lambda control: None).session.control.configuration.solver
     assert deep.seed == "3" and float(deep.rand_freq) == staged.RANDOM_DECISIONS  # a control made later: the pass's seed
 
 
