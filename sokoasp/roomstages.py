@@ -189,17 +189,17 @@ class RoomControl:
 
 
 class RoomStages:
-    """The stage search for one level and its room: one clingo session serves every stage (the
-    state and the entry are external atoms). Searched in passes, as the staged search is: each
+    """The stage search for one level and its room: the clingo controls of the bands of horizons
+    (``RoomControl``) serve every stage (the state and the entry are external atoms). Searched in passes, as the staged search is: each
     pass starts from the level's start with twice the stage time of the one before and ends
     after ``PASS_STAGES`` stage times."""
 
     def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock) -> None:
         self.level, self.room, self.clock = level, room, clock
         self.encoding = get_encoding(room_family(config))
-        self.stage_config = SolveConfig(encoding=self.encoding.name, strategies=STAGE_STRATEGIES, max_horizon=config.max_horizon)
-        self.facts = stage_facts(level, room)
-        self.bands = Bands(lambda clock: RoomControl(level, room, self.encoding, self.stage_config, clock, self.facts), clock)
+        stage_config = SolveConfig(encoding=self.encoding.name, strategies=STAGE_STRATEGIES, max_horizon=config.max_horizon)
+        facts = stage_facts(level, room)
+        self.bands = Bands(lambda clock: RoomControl(level, room, self.encoding, stage_config, clock, facts), clock)
         self.max_horizon = config.max_horizon
         self.stage_seconds = FIRST_STAGE_SECONDS
         self.pass_end = 0.0
