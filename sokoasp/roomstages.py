@@ -31,6 +31,7 @@ the simulator from the level's start (``driver.validate``) like every other.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -44,7 +45,7 @@ from .families import Encoding, encodings_dir, get_encoding
 from .goalroom import Entry, cut_rooms, goal_rooms, packing_entries, two_entrance_rooms
 from .instance import program_facts
 from .level import DIRECTIONS, Cell, Level, add
-from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
+from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, moves, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
 from .staged import PASS_STAGES, WIDTH, StartExternals, atom
@@ -245,7 +246,7 @@ class RoomStages:
                     pushes: list[Push]) -> Entered | None:
         """The entry a stage plan makes (by the square its box was pushed in onto) and the boxes
         and player after the entry's pushes; None when they cannot be made or the state is dead
-        (a corral, group or freeze deadlock)."""
+        (a corral, group or freeze deadlock, or a box shut out of the room: ``shut_out``)."""
         inside = next(iter((end_boxes(boxes, pushes) - boxes) & frozenset(options)), None)
         if inside is None:
             return None
@@ -254,7 +255,7 @@ class RoomStages:
         if after is None:
             return None
         state = Level(self.level.floor, after[0], self.level.goals, after[1])
-        if after[0] != self.room.goals and is_dead(state):
+        if after[0] != self.room.goals and (is_dead(state) or shut_out(self.room, after[0])):
             return None
         return entry, after
 
@@ -291,6 +292,46 @@ class RoomStages:
 def is_dead(state: Level) -> bool:
     """A corral, group or freeze deadlock in ``state`` (sokoasp.deadlocks)."""
     return dead_fence(state) is not None or dead_group(state) is not None or dead_freeze(state) is not None
+
+
+def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
+    """A box outside the room that can no longer come in through an entrance that still leads to
+    an unfilled goal (``usable_insides``), or None. Pushed alone, the boxes in the room as walls
+    and the player starting on any side of it: other boxes and the goals filled later only
+    block more, and room stages bring every box in. XSokoban 41's stages once filled the room's
+    left column from the corridor while two boxes were still in the pocket below it, whose only
+    way in then was down the column the player must stand above (13 of 15 in, for good)."""
+    inside = boxes & room.room
+    usable = usable_insides(room, inside & room.goals)
+    return next((box for box in sorted(boxes - room.room) if not reaches(room.floor, inside, box, usable)), None)
+
+
+@lru_cache(maxsize=4096)
+def usable_insides(room: EntranceRoom, filled: frozenset[Cell]) -> frozenset[Cell]:
+    """The squares inside the entrances from which a box pushed in can still reach an unfilled
+    goal, with the goals ``filled`` as walls, through ways a box can still come to
+    (``EntranceRoom.open``). Entries after these fills use no other."""
+    ways = [way for way in room.ways if room.open(way, filled)]
+    return frozenset(inside_of(way) for way in ways
+                     if any(fewest_pushes(room.room | set(way), filled, way[0], way[1], goal, None) for goal in room.goals - filled))
+
+
+@lru_cache(maxsize=65536)
+def reaches(floor: frozenset[Cell], walls: frozenset[Cell], box: Cell, targets: frozenset[Cell]) -> bool:
+    """Whether a lone box on ``box`` can be pushed onto one of ``targets`` with ``walls`` as
+    walls, the player starting on any side of it."""
+    starts = [(box, add(box, delta)) for delta in DIRECTIONS.values() if add(box, delta) in floor - walls]
+    seen = set(starts)
+    queue = deque(starts)
+    while queue:
+        state = queue.popleft()
+        if state[0] in targets:
+            return True
+        for nxt, _ in moves(floor, walls, state):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return False
 
 
 Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it

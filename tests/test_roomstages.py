@@ -24,6 +24,7 @@ from sokoasp.roomstages import (
     inside_of,
     next_entries,
     play_pushes,
+    shut_out,
     solve_room_stages,
 )
 from sokoasp.session import Clock
@@ -241,3 +242,20 @@ def test_room_stages_that_run_out_of_time_keep_the_way_to_their_farthest_state()
     assert most_in >= 1 and farthest
     reached = replay(level, farthest)
     assert reached.steps_done == len(farthest) and len(reached.boxes & level.goals) == most_in
+
+
+@needs_shared
+def test_a_box_that_can_no_longer_come_in_through_an_entrance_left_to_use_is_shut_out() -> None:
+    """XSokoban 41 with the left column and the bottom row filled: the two goals left are filled
+    down the right entrance's column, with the player above it, which a box from the pocket
+    below the corridor cannot have (the player's way up is the column itself), and the left
+    entrance leads to no goal any more. At the start every box can still come in."""
+    level = xsokoban(41)
+    room = find_entrance_room(level)
+    assert room is not None
+    late = frozenset(level.goals - {(11, 10), (11, 11)}) | {(14, 11), (16, 12)}
+    assert shut_out(room, late) == (14, 11)
+    assert shut_out(room, level.boxes) is None
+    one_left = (late - {(1, 8)}) | {(15, 8)}  # the left entrance still leads to a goal
+    assert shut_out(room, one_left) is None
+    assert fewest_pushes(level.floor, late - {(14, 11)}, (14, 11), (11, 11), (11, 10), None) is None  # by search too
