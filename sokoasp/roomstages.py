@@ -45,7 +45,7 @@ from .families import Encoding, encodings_dir, get_encoding
 from .goalroom import Entry, cut_rooms, goal_rooms, packing_entries, two_entrance_rooms
 from .instance import program_facts
 from .level import DIRECTIONS, Cell, Level, add
-from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, moves, push_sequence
+from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
 from .staged import PASS_STAGES, WIDTH, StartExternals, atom
@@ -303,7 +303,8 @@ def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
     way in then was down the column the player must stand above (13 of 15 in, for good)."""
     inside = boxes & room.room
     usable = usable_insides(room, inside & room.goals)
-    return next((box for box in sorted(boxes - room.room) if not reaches(room.floor, inside, box, usable)), None)
+    coming = can_come_to(room.floor, inside, usable)
+    return next((box for box in sorted(boxes - room.room) if box not in coming), None)
 
 
 @lru_cache(maxsize=4096)
@@ -316,22 +317,31 @@ def usable_insides(room: EntranceRoom, filled: frozenset[Cell]) -> frozenset[Cel
                      if any(fewest_pushes(room.room | set(way), filled, way[0], way[1], goal, None) for goal in room.goals - filled))
 
 
-@lru_cache(maxsize=65536)
-def reaches(floor: frozenset[Cell], walls: frozenset[Cell], box: Cell, targets: frozenset[Cell]) -> bool:
-    """Whether a lone box on ``box`` can be pushed onto one of ``targets`` with ``walls`` as
-    walls, the player starting on any side of it."""
-    starts = [(box, add(box, delta)) for delta in DIRECTIONS.values() if add(box, delta) in floor - walls]
+@lru_cache(maxsize=4096)
+def can_come_to(floor: frozenset[Cell], walls: frozenset[Cell], targets: frozenset[Cell]) -> frozenset[Cell]:
+    """The squares from which a lone box can be pushed onto one of ``targets``, ``walls`` as
+    walls and the player starting anywhere: a search backwards, by walks and pulls, from each
+    target with the player on every square (one search for every box)."""
+    free = floor - walls
+    starts = [(target, player) for target in targets for player in free if player != target]
     seen = set(starts)
     queue = deque(starts)
     while queue:
-        state = queue.popleft()
-        if state[0] in targets:
-            return True
-        for nxt, _ in moves(floor, walls, state):
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return False
+        box, player = queue.popleft()
+        for delta in DIRECTIONS.values():
+            step = add(player, delta)
+            if step not in free:
+                continue
+            if step != box:
+                earlier = (box, step)  # the player walked from step to player
+            elif add(player, (-delta[0], -delta[1])) in free:
+                earlier = (player, add(player, (-delta[0], -delta[1])))  # pushed from behind: box was on player
+            else:
+                continue
+            if earlier not in seen:
+                seen.add(earlier)
+                queue.append(earlier)
+    return frozenset(box for box, _ in seen)
 
 
 Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it

@@ -19,6 +19,7 @@ from sokoasp.roomstages import (
     EntranceRoom,
     EntryEnds,
     RoomStages,
+    can_come_to,
     end_boxes,
     find_entrance_room,
     inside_of,
@@ -259,3 +260,17 @@ def test_a_box_that_can_no_longer_come_in_through_an_entrance_left_to_use_is_shu
     one_left = (late - {(1, 8)}) | {(15, 8)}  # the left entrance still leads to a goal
     assert shut_out(room, one_left) is None
     assert fewest_pushes(level.floor, late - {(14, 11)}, (14, 11), (11, 11), (11, 10), None) is None  # by search too
+
+
+@pytest.mark.parametrize("walls", [frozenset(), frozenset({(2, 2), (1, 3)}), frozenset({(4, 2), (5, 3)})])
+def test_the_squares_a_lone_box_can_come_from_are_those_a_forward_search_finds(walls: frozenset[Cell]) -> None:
+    """can_come_to searches backwards once for all boxes; a forward search per box and per side
+    the player starts on must find the same squares."""
+    level = level_of(TWO_DOORS)
+    targets = frozenset({(1, 1), (3, 3)})
+    free = level.floor - walls
+    forward = {box for box in free for delta in ((0, 1), (0, -1), (1, 0), (-1, 0))
+               if (side := (box[0] + delta[0], box[1] + delta[1])) in free
+               and any(fewest_pushes(level.floor, walls, box, side, target, None) is not None for target in targets)}
+    assert can_come_to(level.floor, walls, targets) == frozenset(forward | (targets & free))
+    assert forward and forward != free  # neither nothing nor everything
