@@ -297,7 +297,7 @@ def is_dead(state: Level) -> bool:
 def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
     """A box outside the room that can no longer come in through an entrance that still leads to
     an unfilled goal (``usable_insides``), or None. Pushed alone, the boxes in the room as walls
-    and the player starting on any side of it: other boxes and the goals filled later only
+    and the player starting anywhere: other boxes and the goals filled later only
     block more, and room stages bring every box in. XSokoban 41's stages once filled the room's
     left column from the corridor while two boxes were still in the pocket below it, whose only
     way in then was down the column the player must stand above (13 of 15 in, for good)."""
@@ -311,7 +311,8 @@ def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
 def usable_insides(room: EntranceRoom, filled: frozenset[Cell]) -> frozenset[Cell]:
     """The squares inside the entrances from which a box pushed in can still reach an unfilled
     goal, with the goals ``filled`` as walls, through ways a box can still come to
-    (``EntranceRoom.open``). Entries after these fills use no other."""
+    (``EntranceRoom.open``, as ``next_entries`` asks). Entries after these fills use no other:
+    filling more goals only adds walls, and a way's approach only closes."""
     ways = [way for way in room.ways if room.open(way, filled)]
     return frozenset(inside_of(way) for way in ways
                      if any(fewest_pushes(room.room | set(way), filled, way[0], way[1], goal, None) for goal in room.goals - filled))
