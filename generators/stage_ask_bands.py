@@ -15,11 +15,14 @@ from pathlib import Path
 import click
 
 import sokoasp.session
+from sokoasp.bands import CONTROL_STEPS
 from sokoasp.driver import solve
 from sokoasp.loading import load_level
 from sokoasp.session import Session, SolveConfig
 
-BANDS = ((1, 8), (9, 27), (28, 10**6))  # horizons, first and last: the bands of sokoasp.bands.CONTROL_STEPS
+LAST = 10**6  # the last band's last horizon: none is asked beyond it
+# The bands' horizons, first and last: (1, 8), (9, 27), (28, LAST) for CONTROL_STEPS (8, 27).
+BANDS = tuple(zip((1, *(steps + 1 for steps in CONTROL_STEPS)), (*CONTROL_STEPS, LAST), strict=True))
 
 
 def timed_asks(log: list[tuple[int, float]]) -> None:
@@ -53,7 +56,7 @@ def main(level_file: Path, which: str, seconds: float) -> None:
     print("horizons  questions  total (s)  mean (ms)")
     for band in BANDS:
         times = totals[band]
-        label = f"{band[0]}-{band[1]}" if band[1] < 10**6 else f"{band[0]}+"
+        label = f"{band[0]}-{band[1]}" if band[1] < LAST else f"{band[0]}+"
         mean = sum(times) / len(times) * 1000 if times else 0.0
         print(f"{label:>8}  {len(times):9}  {sum(times):9.1f}  {mean:9.0f}")
 

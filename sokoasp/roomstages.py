@@ -191,9 +191,9 @@ class RoomControl:
 
 class RoomStages:
     """The stage search for one level and its room: the clingo controls of the bands of horizons
-    (``RoomControl``) serve every stage (the state and the entry are external atoms). Searched in passes, as the staged search is: each
-    pass starts from the level's start with twice the stage time of the one before and ends
-    after ``PASS_STAGES`` stage times."""
+    (``RoomControl``) serve every stage (the state and the entry are external atoms). Searched
+    in passes, as the staged search is: each pass starts from the level's start with twice the
+    stage time of the one before and ends after ``PASS_STAGES`` stage times."""
 
     def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock) -> None:
         self.level, self.room, self.clock = level, room, clock
