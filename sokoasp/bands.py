@@ -6,20 +6,32 @@ with 108 (generators/stage_ask_cost.py). A search whose questions are mostly sho
 one now and then, asks each horizon in the control of its band (``CONTROL_STEPS``), grounded no
 further than the band needs; the controls past the first are made when first asked. Used by the
 staged search (``sokoasp.staged``) and the room stages (``sokoasp.roomstages``).
+
+Both search in passes, and each pass after the first makes a share of random decisions of its
+own (``randomize``: randomized restarts, Gomes, Selman & Kautz 1998), so that it does not walk
+the stage plans of the pass before again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
-from .session import Clock
+import clingo
+
+from .session import Clock, Session
 
 # Horizons up to 8 are asked in the first control, those up to 27 in a second, the longer ones in
 # a third. 8 and 27 are horizons of the jump schedule (session.horizons).
 CONTROL_STEPS = (8, 27)
+RANDOM_DECISIONS = 0.02  # a randomized pass's share of random decisions (clasp --rand-freq)
 
-Control = TypeVar("Control")
+
+class HasSession(Protocol):
+    session: Session
+
+
+Control = TypeVar("Control", bound=HasSession)
 
 
 class Bands(Generic[Control]):
@@ -31,6 +43,7 @@ class Bands(Generic[Control]):
         self.make = make
         self.controls: list[Control | None] = [make(clock)] + [None] * len(CONTROL_STEPS)
         self.switched: list[int] = []  # the bands switched to the question asked now
+        self.seed: int | None = None  # randomize()'s, for the controls made later
 
     @property
     def first(self) -> Control:
@@ -42,6 +55,12 @@ class Bands(Generic[Control]):
     def made(self) -> list[Control]:
         return [control for control in self.controls if control is not None]
 
+    def randomize(self, seed: int) -> None:
+        """From now on, every control makes a share of random decisions, seeded by ``seed``."""
+        self.seed = seed
+        for control in self.made():
+            randomize(control.session.control, seed)
+
     def new_question(self) -> None:
         self.switched = []
 
@@ -52,7 +71,15 @@ class Bands(Generic[Control]):
         control = self.controls[band]
         if control is None:
             control = self.controls[band] = self.make(clock)
+            if self.seed is not None:
+                randomize(control.session.control, self.seed)
         if band not in self.switched:
             switch(control)
             self.switched.append(band)
         return control
+
+
+def randomize(control: clingo.Control, seed: int) -> None:
+    solver = control.configuration.solver
+    solver.seed = str(seed)  # type: ignore[union-attr]
+    solver.rand_freq = str(RANDOM_DECISIONS)  # type: ignore[union-attr]

@@ -193,7 +193,8 @@ class RoomStages:
     """The stage search for one level and its room: the clingo controls of the bands of horizons
     (``RoomControl``) serve every stage (the state and the entry are external atoms). Searched
     in passes, as the staged search is: each pass starts from the level's start with twice the
-    stage time of the one before and ends after ``PASS_STAGES`` stage times."""
+    stage time of the one before and ends after ``PASS_STAGES`` stage times, and makes random
+    decisions of its own (``Bands.randomize``)."""
 
     def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock) -> None:
         self.level, self.room, self.clock = level, room, clock
@@ -210,7 +211,11 @@ class RoomStages:
 
     def run(self) -> list[Push] | None:
         """Passes until one finds the pushes that fill the room, or the clock runs out."""
+        passes = 0
         while not self.clock.expired():
+            passes += 1
+            if passes > 1:
+                self.bands.randomize(passes)
             self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
             pushes = self.search(0, frozenset(self.level.boxes), self.level.player)
             if pushes is not None:

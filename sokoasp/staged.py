@@ -28,7 +28,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   a longer budget runs the passes of a shorter one first and then goes on; a pass ends
   after ``PASS_STAGES`` stage times (a restart schedule: on many boxes the depth-first search
   otherwise spends the whole budget backtracking among the last stages of its first pass), and
-  each pass after the first makes a share of random decisions of its own (``RANDOM_DECISIONS``,
+  each pass after the first makes a share of random decisions of its own (``bands.RANDOM_DECISIONS``,
   randomized restarts);
 - all stages share one clingo session (``StageSession``): the start state, the goal count and
   the careful tries' preferences are external atoms, so a stage grounds only new steps; the
@@ -75,7 +75,6 @@ WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracki
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
 PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
 FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
-RANDOM_DECISIONS = 0.02  # passes after the first: the share of random decisions (clasp --rand-freq), seeded by the pass
 TRAP_SHARE = 0.5  # a careless end state's trap proof (traps.py) may take this share of a stage time (and no more than the pass has left)
 TRAP_TIME_SHARE = 0.1  # and all trap proofs together at most this share of the search's time so far
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
@@ -342,11 +341,6 @@ class StageControl:
         self.start = StartExternals(self.session.control, level.floor)
         self.goal_count = len(level.goals)
 
-    def randomize(self, seed: int) -> None:
-        solver = self.session.control.configuration.solver
-        solver.seed = str(seed)  # type: ignore[union-attr]
-        solver.rand_freq = str(RANDOM_DECISIONS)  # type: ignore[union-attr]
-
     def switch(self, state: Level, goal: StageGoal) -> None:
         control = self.session.control
         self.start.switch(state.boxes, None if goal.player_anywhere else state.player)
@@ -369,30 +363,16 @@ class StageSession:
         self.reverse = self.encoding.reverse
         self.max_horizon = config.max_horizon
         self.facts = stage_facts(level, self.reverse)
-        self.seed: int | None = None  # randomize()'s, for a control made later
-        self.bands = Bands(self.make_control, clock)
+        self.bands = Bands(lambda clock: StageControl(level, self.encoding, config, clock, self.facts), clock)
         self.ran_out = False  # the last plan() gave up for time, not after its last horizon
         self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
         self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
         self.traps = Traps(turned_round(level) if self.reverse else level, pulls=self.reverse)  # kept across passes
 
-    def make_control(self, clock: Clock) -> StageControl:
-        control = StageControl(self.level, self.encoding, self.config, clock, self.facts)
-        if self.seed is not None:
-            control.randomize(self.seed)
-        return control
-
     @property
     def lean(self) -> StageControl:
         """The control of the shortest horizons, made with the session."""
         return self.bands.first
-
-    def randomize(self, seed: int) -> None:
-        """Randomized restarts (Gomes, Selman & Kautz 1998): a few random decisions, seeded, so
-        that a new pass does not walk the stage plans of the one before again."""
-        self.seed = seed
-        for control in self.bands.made():
-            control.randomize(seed)
 
     def plan(self, state: Level, goal: StageGoal, clock: Clock, start: int = 1) -> tuple[StagePlan, Level] | None:
         """The first plan from ``state`` that reaches ``goal`` and the state it ends in, or None
@@ -519,7 +499,7 @@ class StagedSearch:
         self.dead_ends, self.cut_short = [], False
         self.passes += 1
         if self.passes > 1:
-            self.session.randomize(self.passes)
+            self.session.bands.randomize(self.passes)
         self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
         reverse = self.session.reverse
         start = turned_round(level) if reverse else level

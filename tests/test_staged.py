@@ -16,7 +16,7 @@ from test_cli import run, write
 from test_deadlocks import solvable
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.bands import CONTROL_STEPS
+from sokoasp.bands import CONTROL_STEPS, RANDOM_DECISIONS
 from sokoasp.deadlocks import dead_fence, dead_group
 from sokoasp.errors import ExitCode
 from sokoasp.families import encodings_dir
@@ -349,8 +349,6 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
     """Randomized restarts: the first pass searches as clasp does by default; each later pass
     makes a share of random decisions, seeded by its number, so it does not walk the stage
     plans of the pass before again."""
-    import sokoasp.staged as staged
-
     monkeypatch.setattr(StagedSearch, "stage", lambda self, state, goal, start=1: (None, start, False))
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
@@ -361,11 +359,11 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
     seeds = []
     for _ in range(2):
         search.one_pass(level)
-        assert float(solver.rand_freq) == staged.RANDOM_DECISIONS > 0
+        assert float(solver.rand_freq) == RANDOM_DECISIONS > 0
         seeds.append(solver.seed)
     assert seeds == ["2", "3"]
     deep = search.session.bands.control(CONTROL_STEPS[-1] + 1, Clock(), lambda control: None).session.control.configuration.solver
-    assert deep.seed == "3" and float(deep.rand_freq) == staged.RANDOM_DECISIONS  # a control made later: the pass's seed
+    assert deep.seed == "3" and float(deep.rand_freq) == RANDOM_DECISIONS  # a control made later: the pass's seed
 
 
 def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> None:
