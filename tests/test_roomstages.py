@@ -12,9 +12,10 @@ from oracle import bfs_pushes
 from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 
 from sokoasp import SolveConfig, Status, solve
+from sokoasp.bands import CONTROL_STEPS, RANDOM_DECISIONS
 from sokoasp.goalroom import find_goal_room, goal_rooms, two_entrance_rooms
 from sokoasp.level import Cell, Level
-from sokoasp.plans import expand_pushes, fewest_pushes
+from sokoasp.plans import Push, expand_pushes, fewest_pushes
 from sokoasp.roomstages import (
     EntranceRoom,
     EntryEnds,
@@ -136,6 +137,29 @@ def test_room_stages_asked_in_narrow_bands_of_horizons_fill_the_room(monkeypatch
     assert_replays(level, expand_pushes(level, pushes))
     assert [control.session.steps for control in stages.bands.made()][:2] == [1, 2]
     assert len(stages.bands.made()) == 3
+
+
+def test_room_stages_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Randomized restarts, as the staged search's: the first pass searches as clasp does by
+    default, each later pass makes a share of random decisions seeded by its number, in the
+    controls made before it and in those made later."""
+    level = level_of(TWO_DOORS)
+    room = find_entrance_room(level)
+    assert room is not None
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    solver = stages.bands.first.session.control.configuration.solver
+    seen: list[tuple[str, float]] = []
+
+    def search(self: RoomStages, k: int, boxes: frozenset[Cell], player: Cell) -> list[Push] | None:
+        seen.append((solver.seed, float(solver.rand_freq)))
+        return [] if len(seen) == 3 else None
+
+    monkeypatch.setattr(RoomStages, "search", search)
+    assert stages.run() == []
+    assert [freq > 0 for _, freq in seen] == [False, True, True]
+    assert [seed for seed, _ in seen[1:]] == ["2", "3"]
+    later = stages.bands.control(CONTROL_STEPS[-1] + 1, Clock(), lambda control: None).session.control.configuration.solver
+    assert later.seed == "3" and float(later.rand_freq) == RANDOM_DECISIONS
 
 
 def test_a_stage_plan_pushes_one_box_in_at_an_offered_entry_by_the_encoding_alone() -> None:
