@@ -24,6 +24,10 @@ search that meets it proves nothing, and the state is tried again only with more
 hold for the level, so they are kept across passes. SOUND: only states from which no plan
 exists are turned away (``tests/test_traps.py`` checks each proof against a breadth-first
 search).
+
+A ``whole`` proof asks for every box placed rather than one more: the room stages
+(``sokoasp.roomstages``) prove so that the boxes left outside a goal room cannot all come in,
+the room's boxes as walls. The same argument holds, with "every box placed" for "k + 1".
 """
 
 from __future__ import annotations
@@ -40,10 +44,11 @@ MOST_STATES = 1_000_000  # a search stops after this many states, whatever its t
 
 
 class Traps:
-    """The states of one level (or the level turned round, ``pulls``) proven dead so far."""
+    """The states of one level (or the level turned round, ``pulls``) proven dead so far: states
+    from which no box more can be placed, or (``whole``) not every box."""
 
-    def __init__(self, level: Level, pulls: bool) -> None:
-        self.floor, self.goals, self.pulls = level.floor, level.goals, pulls
+    def __init__(self, level: Level, pulls: bool, whole: bool = False) -> None:
+        self.floor, self.goals, self.pulls, self.whole = level.floor, level.goals, pulls, whole
         self.distance = lone_box_distances(level.floor, level.goals, pulls)
         self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
         self.dead: set[tuple[int, int]] = set()  # (boxes, player region), as bits, of the states proven dead
@@ -75,7 +80,7 @@ class Traps:
             return True
         began, seen = time.perf_counter(), set[tuple[int, int]]()
         found = push_search(self.floor, state.boxes, state.player, self.distance, self.goals, self.pulls, most_states,
-                            need=placed + 1, seen=seen, deadline=began + seconds, prune=self.deadlocked)
+                            need=None if self.whole else placed + 1, seen=seen, deadline=began + seconds, prune=self.deadlocked)
         self.seconds += time.perf_counter() - began
         if found is None:
             self.tried[key] = seconds
