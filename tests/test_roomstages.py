@@ -24,6 +24,7 @@ from sokoasp.roomstages import (
     end_boxes,
     find_entrance_room,
     inside_of,
+    is_dead,
     next_entries,
     play_pushes,
     shut_out,
@@ -284,6 +285,48 @@ def test_a_box_that_can_no_longer_come_in_through_an_entrance_left_to_use_is_shu
     one_left = (late - {(1, 8)}) | {(15, 8)}  # the left entrance still leads to a goal
     assert shut_out(room, one_left) is None
     assert fewest_pushes(level.floor, late - {(14, 11)}, (14, 11), (11, 11), (11, 10), None) is None  # by search too
+
+
+# XSokoban 59 after 12 of its 16 boxes came in (room stages, 2026-11-27): the four boxes left in
+# the level's right half can each still come in alone, but not all four.
+FOUR_LEFT = """\
+################
+#   #  # # ##  #
+# # #         $###
+# #    ###### $  ###
+#   #  #****#  $$  #
+## ## ##*.**#      #
+#      #*.**## ## ##
+#      #*.+*#      #
+#       #  #  ###  #
+#####              #
+    # #    #  #   ##
+    ###############
+"""
+
+
+@needs_shared
+def test_an_entry_after_which_the_boxes_outside_cannot_all_come_in_is_turned_away() -> None:
+    """No pattern test and no lone box tells (``is_dead``, ``shut_out``); a whole trap proof of
+    the level without the room's boxes does (the breadth-first oracle agrees: the slow test
+    below)."""
+    level = xsokoban(59)
+    state = read_levels(FOUR_LEFT, "XSokoban 59, 12 in")[0]
+    assert state.floor == level.floor
+    room = find_entrance_room(level)
+    assert room is not None and len(state.boxes & room.room) == 12
+    assert not is_dead(state) and shut_out(room, state.boxes) is None
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    stages.began -= 60.0  # proofs get a share of the search's time so far
+    assert stages.trapped(state.boxes, state.player)
+    assert not stages.trapped(level.boxes, level.player)  # the level's start: the proof meets its time limit
+
+
+@pytest.mark.slow  # about two minutes
+def test_the_boxes_left_outside_xsokoban_59s_room_cannot_all_come_in() -> None:
+    """The oracle for the test above: with the room's boxes as walls, no push sequence fills
+    the four goals left."""
+    assert bfs_pushes(FOUR_LEFT.replace("*", "#")) is None
 
 
 @pytest.mark.parametrize("walls", [frozenset(), frozenset({(2, 2), (1, 3)}), frozenset({(4, 2), (5, 3)})])
