@@ -20,7 +20,9 @@ entrance, so the boxes near each come in when they can), one per inside square, 
 earliest in the packing order. Stages search depth first, in passes with a growing stage time
 (as ``sokoasp.staged`` does): a stage that finds no plan sends the search back to try another
 end state of the stage before; an end state with a corral, group or freeze deadlock after the
-entry's pushes is turned away while clingo searches. Each horizon is asked in the clingo control
+entry's pushes is turned away while clingo searches, as is one with a box shut out of the room
+(``shut_out``) or one proven dead by a search, the room's boxes as walls (``trapped``). Later
+passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in the clingo control
 of its band (``sokoasp.bands``), the state and the entries as external atoms.
 
 MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
@@ -430,7 +432,9 @@ def solve_room_stages(level: Level, config: SolveConfig, clock: Clock) -> tuple[
     stages = RoomStages(level, room, config, clock)
     pushes = stages.run()
     entrances = ", ".join(str(cell) for cell in room.entrances)
+    proofs = sum(traps.proofs for traps in stages.traps.values())
+    traps = f"; {proofs} trap{'s' * (proofs != 1)} proven dead" if proofs else ""
     if pushes is None:
         farthest = expand_pushes(level, stages.farthest) if stages.farthest else ""
-        return None, f"room stages: at best {stages.most_in} of {len(room.goals)} boxes in through {entrances}", farthest
-    return expand_pushes(level, pushes), f"room stages: {len(room.goals)} boxes in through {entrances}", ""
+        return None, f"room stages: at best {stages.most_in} of {len(room.goals)} boxes in through {entrances}{traps}", farthest
+    return expand_pushes(level, pushes), f"room stages: {len(room.goals)} boxes in through {entrances}{traps}", ""
