@@ -80,6 +80,7 @@ class Bands(Generic[Control]):
 
 
 def randomize(control: clingo.Control, seed: int) -> None:
+    """``RANDOM_DECISIONS`` of ``control``'s decisions at random, seeded by ``seed``."""
     solver = control.configuration.solver
     solver.seed = str(seed)  # type: ignore[union-attr]
     solver.rand_freq = str(RANDOM_DECISIONS)  # type: ignore[union-attr]

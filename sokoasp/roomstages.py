@@ -22,8 +22,8 @@ earliest in the packing order. Stages search depth first, in passes with a growi
 end state of the stage before; an end state with a corral, group or freeze deadlock after the
 entry's pushes is turned away while clingo searches, as is one with a box shut out of the room
 (``shut_out``) or one proven dead by a search, the room's boxes as walls (``trapped``). Later
-passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in the clingo control
-of its band (``sokoasp.bands``), the state and the entries as external atoms.
+passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in the
+clingo control of its band (``sokoasp.bands``), the state and the entries as external atoms.
 
 MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
 another order, or a box parked in the room cannot be solved this way. Every plan is replayed by
@@ -212,11 +212,10 @@ class RoomStages:
         self.trail: list[list[Push]] = []  # the pushes from the start to the state searched now
         self.farthest: list[Push] = []  # the pushes from the start to a state with ``most_in`` boxes in
         self.traps: dict[frozenset[Cell], Traps] = {}  # by the boxes in the room: the states outside proven dead
-        self.began = time.perf_counter()
+        self.began = time.perf_counter()  # the trap proofs' share of the time is counted from here
 
     def run(self) -> list[Push] | None:
         """Passes until one finds the pushes that fill the room, or the clock runs out."""
-        self.began = time.perf_counter()
         passes = 0
         while not self.clock.expired():
             passes += 1
