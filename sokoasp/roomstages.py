@@ -284,7 +284,8 @@ class RoomStages:
         spent = sum(each.seconds for each in self.traps.values())
         spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - spent
         seconds = max(0.0, min(TRAP_SHARE * self.stage_seconds, spare))
-        return traps.prove_dead(Level(traps.floor, boxes - inside, traps.goals, player), seconds)
+        state = Level(traps.floor, boxes - inside, traps.goals, player)
+        return traps.prove_part_dead(state, seconds / 2) or traps.prove_dead(state, seconds / 2)
 
     def stage(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
         """The pushes of a stage plan that pushes a box in onto the inside square of one of the

@@ -39,6 +39,7 @@ from .bitboard import board_of, floor_mask
 from .deadlocks import dead_freeze, dead_group
 from .filling import push_search
 from .level import Cell, Level
+from .search import player_region
 
 MOST_STATES = 1_000_000  # a search stops after this many states, whatever its time (memory: ~100 bytes a state)
 
@@ -53,6 +54,8 @@ class Traps:
         self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
         self.dead: set[tuple[int, int]] = set()  # (boxes, player region), as bits, of the states proven dead
         self.tried: dict[tuple[int, int], float] = {}  # states whose search met its limit: its seconds
+        self.dead_parts: set[tuple[frozenset[Cell], Cell]] = set()  # (boxes, least square of the player's region): proven unplaceable
+        self.live_parts: set[tuple[frozenset[Cell], Cell]] = set()  # and those found placeable
         self.proofs = 0  # searches that proved their state dead
         self.seconds = 0.0  # spent in the searches
 
@@ -90,8 +93,45 @@ class Traps:
         self.proofs += 1
         return True
 
+    def prove_part_dead(self, state: Level, seconds: float) -> bool:
+        """Whether some neighbourhood of boxes (``neighbourhoods``) cannot all be placed, the
+        other boxes taken away, by searches of at most ``seconds`` in all. Other boxes only
+        block: a plan's pushes of those boxes alone, the others gone, are a plan that places
+        them. XSokoban 32: four boxes in a pocket below its goal room, a box and the three
+        within two squares of it, proven in a tenth of a second where the whole state takes
+        a second."""
+        if any(box not in self.distance for box in state.boxes):
+            return True  # a box on a dead square
+        deadline = time.perf_counter() + seconds
+        for part in neighbourhoods(state.boxes):
+            key = (part, min(player_region(self.floor, part, state.player)))
+            if key in self.dead_parts:
+                return True
+            if key in self.live_parts:
+                continue
+            began = time.perf_counter()
+            found = push_search(self.floor, part, state.player, self.distance, self.goals, self.pulls, MOST_STATES,
+                                deadline=deadline)
+            self.seconds += time.perf_counter() - began
+            if found is None:
+                return False
+            if found is False:
+                self.dead_parts.add(key)
+                self.proofs += 1
+                return True
+            self.live_parts.add(key)
+        return False
+
     def deadlocked(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
         """A dead group holding the box just ``moved`` or, forwards, a frozen box off a goal."""
         state = Level(self.floor, boxes, self.goals, player)
         return (dead_group(state, self.pulls, moved=frozenset({moved})) is not None
                 or (not self.pulls and dead_freeze(state) is not None))
+
+
+def neighbourhoods(boxes: frozenset[Cell]) -> list[frozenset[Cell]]:
+    """For each box, it and the boxes within two squares of it (either way, diagonals too),
+    when that is more than one box and fewer than all, smallest first."""
+    found = {frozenset(other for other in boxes if max(abs(other[0] - box[0]), abs(other[1] - box[1])) <= 2)
+             for box in boxes}
+    return sorted((part for part in found if 1 < len(part) < len(boxes)), key=lambda part: (len(part), sorted(part)))
