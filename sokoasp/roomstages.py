@@ -271,11 +271,12 @@ class RoomStages:
 
     def trapped(self, boxes: frozenset[Cell], player: Cell) -> bool:
         """Whether the boxes outside the room cannot all come in, the room's boxes as walls:
-        a ``whole`` trap proof (``traps.py``) of the level without the room's boxes, within the
-        staged search's shares of the stage time and of the search's time. XSokoban 59's
+        trap proofs (``traps.py``) of the level without the room's boxes, of a few boxes near
+        each other first (part proofs), then of all of them (a ``whole`` proof), each half of
+        the staged search's shares of the stage time and of the search's time. XSokoban 59's
         stages once brought 12 of 16 boxes in with the last four walled in by each other in
-        the level's right half; a proof takes 43 states there, where the stages had spent
-        pass after pass."""
+        the level's right half; a whole proof takes 43 states there, where the stages had
+        spent pass after pass."""
         inside = boxes & self.room.room
         traps = self.traps.get(inside)
         if traps is None:

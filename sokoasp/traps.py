@@ -27,7 +27,9 @@ search).
 
 A ``whole`` proof asks for every box placed rather than one more: the room stages
 (``sokoasp.roomstages``) prove so that the boxes left outside a goal room cannot all come in,
-the room's boxes as walls. The same argument holds, with "every box placed" for "k + 1".
+the room's boxes as walls. The same argument holds, with "every box placed" for "k + 1". A
+part proof (``prove_part_dead``) asks it of a few boxes near each other alone, the others
+taken away: the pushes of those boxes in any plan, the others gone, would place them.
 """
 
 from __future__ import annotations

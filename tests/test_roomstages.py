@@ -322,6 +322,45 @@ def test_an_entry_after_which_the_boxes_outside_cannot_all_come_in_is_turned_awa
     assert not stages.trapped(level.boxes, level.player)  # the level's start: the proof meets its time limit
 
 
+# XSokoban 32 after 7 of its 15 boxes came in (room stages, 2026-11-27): the four boxes in the
+# pocket below the room, three in a row and one two squares below, can never all come out.
+POCKET_OF_FOUR = """\
+      ####
+  #####  #
+ ##      #
+##   $## ###
+#     #    #
+#### ##    #
+ #**.*#   $#
+ #**.*#    #
+ #*+..     ##
+ #... #  $$ #
+ ######$$$  #
+      #   ###
+      #$ ##
+      #  #
+      ####
+"""
+
+
+@needs_shared
+def test_a_neighbourhood_of_boxes_outside_that_cannot_all_come_in_is_proven_so_alone() -> None:
+    """A part proof (the four boxes of the pocket, the others taken away) turns the state away
+    in a fraction of a whole proof's states; no pattern test or lone box tells."""
+    level = xsokoban(32)
+    state = read_levels(POCKET_OF_FOUR, "XSokoban 32, 7 in")[0]
+    assert state.floor == level.floor
+    room = find_entrance_room(level)
+    assert room is not None and len(state.boxes & room.room) == 7
+    assert not is_dead(state) and shut_out(room, state.boxes) is None
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    stages.began -= 60.0  # proofs get a share of the search's time so far
+    stages.stage_seconds = 8.0  # and a share of the stage time: a later pass's
+    assert stages.trapped(state.boxes, state.player)
+    (traps,) = stages.traps.values()
+    assert [sorted(part) for part, _ in traps.dead_parts] == [[(7, 10), (7, 12), (8, 10), (9, 10)]]
+
+
 @pytest.mark.slow  # about two minutes
 def test_the_boxes_left_outside_xsokoban_59s_room_cannot_all_come_in() -> None:
     """The oracle for the test above: with the room's boxes as walls, no push sequence fills
