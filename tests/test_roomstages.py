@@ -305,19 +305,27 @@ FOUR_LEFT = """\
 """
 
 
+def stages_at(number: int, board: str, inside: int) -> tuple[Level, Level, RoomStages]:
+    """XSokoban ``number``, the state ``board`` of it with ``inside`` boxes in the room (one no
+    pattern test and no lone box turns away: ``is_dead``, ``shut_out``), and room stages for
+    the level whose trap proofs have a minute's share of the search's time."""
+    level = xsokoban(number)
+    state = read_levels(board, f"XSokoban {number}, {inside} in")[0]
+    assert state.floor == level.floor
+    room = find_entrance_room(level)
+    assert room is not None and len(state.boxes & room.room) == inside
+    assert not is_dead(state) and shut_out(room, state.boxes) is None
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    stages.began -= 60.0
+    return level, state, stages
+
+
 @needs_shared
 def test_an_entry_after_which_the_boxes_outside_cannot_all_come_in_is_turned_away() -> None:
     """No pattern test and no lone box tells (``is_dead``, ``shut_out``); a whole trap proof of
     the level without the room's boxes does (the breadth-first oracle agrees: the slow test
     below)."""
-    level = xsokoban(59)
-    state = read_levels(FOUR_LEFT, "XSokoban 59, 12 in")[0]
-    assert state.floor == level.floor
-    room = find_entrance_room(level)
-    assert room is not None and len(state.boxes & room.room) == 12
-    assert not is_dead(state) and shut_out(room, state.boxes) is None
-    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
-    stages.began -= 60.0  # proofs get a share of the search's time so far
+    level, state, stages = stages_at(59, FOUR_LEFT, inside=12)
     assert stages.trapped(state.boxes, state.player)
     assert not stages.trapped(level.boxes, level.player)  # the level's start: the proof meets its time limit
 
@@ -347,15 +355,8 @@ POCKET_OF_FOUR = """\
 def test_a_neighbourhood_of_boxes_outside_that_cannot_all_come_in_is_proven_so_alone() -> None:
     """A part proof (the four boxes of the pocket, the others taken away) turns the state away
     in a fraction of a whole proof's states; no pattern test or lone box tells."""
-    level = xsokoban(32)
-    state = read_levels(POCKET_OF_FOUR, "XSokoban 32, 7 in")[0]
-    assert state.floor == level.floor
-    room = find_entrance_room(level)
-    assert room is not None and len(state.boxes & room.room) == 7
-    assert not is_dead(state) and shut_out(room, state.boxes) is None
-    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
-    stages.began -= 60.0  # proofs get a share of the search's time so far
-    stages.stage_seconds = 8.0  # and a share of the stage time: a later pass's
+    _, state, stages = stages_at(32, POCKET_OF_FOUR, inside=7)
+    stages.stage_seconds = 8.0  # proofs get a share of the stage time: a later pass's
     assert stages.trapped(state.boxes, state.player)
     (traps,) = stages.traps.values()
     assert [sorted(part) for part, _ in traps.dead_parts] == [[(7, 10), (7, 12), (8, 10), (9, 10)]]
