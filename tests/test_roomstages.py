@@ -362,7 +362,7 @@ def test_a_neighbourhood_of_boxes_outside_that_cannot_all_come_in_is_proven_so_a
     assert [sorted(part) for part, _ in traps.dead_parts] == [[(7, 10), (7, 12), (8, 10), (9, 10)]]
 
 
-@pytest.mark.slow  # about two minutes
+@pytest.mark.slow  # two to four minutes
 def test_the_boxes_left_outside_xsokoban_59s_room_cannot_all_come_in() -> None:
     """The oracle for the test above: with the room's boxes as walls, no push sequence fills
     the four goals left."""
