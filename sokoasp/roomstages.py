@@ -256,7 +256,8 @@ class RoomStages:
                     pushes: list[Push]) -> Entered | None:
         """The entry a stage plan makes (by the square its box was pushed in onto) and the boxes
         and player after the entry's pushes; None when they cannot be made or the state is dead
-        (a corral, group or freeze deadlock, or a box shut out of the room: ``shut_out``)."""
+        (a corral, group or freeze deadlock, a box shut out of the room: ``shut_out``, or boxes
+        outside proven unable to all come in: ``trapped``)."""
         inside = next(iter((end_boxes(boxes, pushes) - boxes) & frozenset(options)), None)
         if inside is None:
             return None
@@ -278,14 +279,13 @@ class RoomStages:
         the level's right half; a whole proof takes 43 states there, where the stages had
         spent pass after pass."""
         inside = boxes & self.room.room
+        state = Level(self.level.floor - inside, boxes - inside, self.room.goals - inside, player)
         traps = self.traps.get(inside)
         if traps is None:
-            outside = Level(self.level.floor - inside, boxes - inside, self.room.goals - inside, player)
-            traps = self.traps[inside] = Traps(outside, pulls=False, whole=True)
+            traps = self.traps[inside] = Traps(state, pulls=False, whole=True)
         spent = sum(each.seconds for each in self.traps.values())
         spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - spent
         seconds = max(0.0, min(TRAP_SHARE * self.stage_seconds, spare))
-        state = Level(traps.floor, boxes - inside, traps.goals, player)
         return traps.prove_part_dead(state, seconds / 2) or traps.prove_dead(state, seconds / 2)
 
     def stage(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
