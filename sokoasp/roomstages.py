@@ -253,31 +253,55 @@ class RoomStages:
         return None
 
     def after_entry(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell,
-                    pushes: list[Push]) -> Entered | None:
+                    pushes: list[Push]) -> Entered | Refusal:
         """The entry a stage plan makes (by the square its box was pushed in onto) and the boxes
-        and player after the entry's pushes; None when they cannot be made or the state is dead
-        (a corral, group or freeze deadlock, a box shut out of the room: ``shut_out``, or boxes
-        outside proven unable to all come in: ``trapped``)."""
-        inside = next(iter((end_boxes(boxes, pushes) - boxes) & frozenset(options)), None)
+        and player after the entry's pushes; or the squares of the plan's end state that turn
+        it away: the state cannot be made, or it is dead (a corral, group or freeze deadlock,
+        ``doom``; a box shut out of the room, ``shut_out``; or boxes outside proven unable to
+        all come in, ``trapped``). A deadlock names its boxes (``blame``), the rest the whole
+        end state."""
+        end = end_boxes(boxes, pushes)
+        whole = Refusal.of_end(end)
+        inside = next(iter((end - boxes) & frozenset(options)), None)
         if inside is None:
-            return None
+            return whole
         entry = options[inside]
         after = play_pushes(self.level.floor, boxes, player, pushes + list(entry.pushes[1:]))
         if after is None:
-            return None
+            return whole
+        if after[0] == self.room.goals:
+            return entry, after
         state = Level(self.level.floor, after[0], self.level.goals, after[1])
-        if after[0] != self.room.goals and (is_dead(state) or shut_out(self.room, after[0]) or self.trapped(*after)):
-            return None
-        return entry, after
+        found = doom(state) or self.shut_out(after[0]) or self.trapped(*after)
+        if found is None:
+            return entry, after
+        return whole if found.player and len(entry.pushes) == 1 else self.blame(found, inside)
 
-    def trapped(self, boxes: frozenset[Cell], player: Cell) -> bool:
-        """Whether the boxes outside the room cannot all come in, the room's boxes as walls:
+    def shut_out(self, boxes: frozenset[Cell]) -> Doom | None:
+        """A box shut out of the room (``shut_out``), dead wherever the player stands."""
+        shut = shut_out(self.room, boxes)
+        return None if shut is None else Doom(frozenset({shut}))
+
+    def blame(self, found: Doom, inside: Cell) -> Refusal:
+        """The squares of a stage's end state that make ``found`` after the entry onto
+        ``inside``: its box there, and ``found``'s squares outside the room. Sound within one
+        stage question (a nogood lasts one solve call): the room's boxes after the entry are
+        those of the stage's start and the entry's, and the player stands where the entry's
+        last push leaves it (``after_entry`` blames the whole end state when a test asked from
+        the player's side and the entry has no pushes after the one in)."""
+        outside = [(cell, True) for cell in sorted(found.boxes - self.room.room)]
+        empty = [(cell, False) for cell in sorted(found.empty - self.room.room)]
+        return Refusal(((inside, True), *outside, *empty))
+
+    def trapped(self, boxes: frozenset[Cell], player: Cell) -> Doom | None:
+        """The boxes outside the room that cannot all come in, the room's boxes as walls:
         trap proofs (``traps.py``) of the level without the room's boxes, of a few boxes near
         each other first (part proofs), then of all of them (a ``whole`` proof), each half of
         the staged search's shares of the stage time and of the search's time. XSokoban 59's
         stages once brought 12 of 16 boxes in with the last four walled in by each other in
         the level's right half; a whole proof takes 43 states there, where the stages had
-        spent pass after pass."""
+        spent pass after pass. A part proof names its boxes (dead with the player on its side);
+        a whole proof all of them. None when no proof finishes in its time."""
         inside = boxes & self.room.room
         state = Level(self.level.floor - inside, boxes - inside, self.room.goals - inside, player)
         traps = self.traps.get(inside)
@@ -286,7 +310,10 @@ class RoomStages:
         spent = sum(each.seconds for each in self.traps.values())
         spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - spent
         seconds = max(0.0, min(TRAP_SHARE * self.stage_seconds, spare))
-        return traps.prove_part_dead(state, seconds / 2) or traps.prove_dead(state, seconds / 2)
+        part = traps.dead_part(state, seconds / 2)
+        if part is not None:
+            return Doom(part, player=True)
+        return Doom(state.boxes, player=True) if traps.prove_dead(state, seconds / 2) else None
 
     def stage(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
         """The pushes of a stage plan that pushes a box in onto the inside square of one of the
@@ -318,9 +345,27 @@ class RoomStages:
         return float("inf") if remaining is None else remaining
 
 
-def is_dead(state: Level) -> bool:
-    """A corral, group or freeze deadlock in ``state`` (sokoasp.deadlocks)."""
-    return dead_fence(state) is not None or dead_group(state) is not None or dead_freeze(state) is not None
+@dataclass(frozen=True)
+class Doom:
+    """A deadlock's squares: every state with boxes on ``boxes`` and none on ``empty`` is dead,
+    with the player on the side of them it stands on when ``player`` is set (the test searched
+    from there), wherever it stands when not."""
+
+    boxes: frozenset[Cell]
+    empty: frozenset[Cell] = frozenset()
+    player: bool = False
+
+
+def doom(state: Level) -> Doom | None:
+    """A corral, group or freeze deadlock in ``state`` (sokoasp.deadlocks), or None."""
+    fence = dead_fence(state)
+    if fence is not None:
+        return Doom(fence, player=True)
+    group = dead_group(state)
+    if group is not None:
+        return Doom(group[0], player=group[1] is not None)
+    frozen = dead_freeze(state)
+    return None if frozen is None else Doom(*frozen)
 
 
 def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
@@ -377,12 +422,26 @@ def can_come_to(floor: frozenset[Cell], walls: frozenset[Cell], targets: frozens
 Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a stage's end state is turned away: the squares (with a box, or without) that make
+    any end state turned away in this stage question (``RoomStages.after_entry``)."""
+
+    squares: tuple[tuple[Cell, bool], ...]
+
+    @staticmethod
+    def of_end(end: frozenset[Cell]) -> Refusal:
+        """The whole end state: boxes on ``end``."""
+        return Refusal(tuple((cell, True) for cell in sorted(end)))
+
+
 class EntryEnds(PlanExtractor):
     """Keeps the first model that ends in none of the ``avoid`` box sets and whose pushes (from
-    the boxes on ``start``) ``keeps`` makes an entry of (``kept``); every other model's end
-    boxes become a nogood and clingo goes on."""
+    the boxes on ``start``) ``keeps`` makes an entry of (``kept``); every other model's
+    ``Refusal`` (its whole end state for the ``avoid`` sets) becomes a nogood and clingo goes
+    on."""
 
-    def __init__(self, start: frozenset[Cell], keeps: Callable[[list[Push]], Entered | None]) -> None:
+    def __init__(self, start: frozenset[Cell], keeps: Callable[[list[Push]], Entered | Refusal]) -> None:
         super().__init__()
         self.start, self.keeps = start, keeps
         self.avoid: list[frozenset[Cell]] = []
@@ -393,10 +452,12 @@ class EntryEnds(PlanExtractor):
         symbols = list(model.symbols(shown=True))
         pushes = push_sequence(symbols)
         end = end_boxes(self.start, pushes)
-        self.kept = None if end in self.avoid else self.keeps(pushes)
-        if self.kept is None:
-            model.context.add_nogood([(atom("box", cell, self.horizon), True) for cell in sorted(end)])
+        verdict = Refusal.of_end(end) if end in self.avoid else self.keeps(pushes)
+        if isinstance(verdict, Refusal):
+            self.kept = None
+            model.context.add_nogood([(atom("box", cell, self.horizon), sign) for cell, sign in verdict.squares])
             return True
+        self.kept = verdict
         self.symbols, self.found = symbols, True
         return False
 

@@ -28,7 +28,7 @@ search).
 A ``whole`` proof asks for every box placed rather than one more: the room stages
 (``sokoasp.roomstages``) prove so that the boxes left outside a goal room cannot all come in,
 the room's boxes as walls. The same argument holds, with "every box placed" for "k + 1". A
-part proof (``prove_part_dead``) asks it of a few boxes near each other alone, the others
+part proof (``dead_part``) asks it of a few boxes near each other alone, the others
 taken away: the pushes of those boxes in any plan, the others gone, would place them.
 """
 
@@ -95,20 +95,21 @@ class Traps:
         self.proofs += 1
         return True
 
-    def prove_part_dead(self, state: Level, seconds: float) -> bool:
-        """Whether some neighbourhood of boxes (``neighbourhoods``) cannot all be placed, the
-        other boxes taken away, by searches of at most ``seconds`` in all. Other boxes only
-        block: a plan's pushes of those boxes alone, the others gone, are a plan that places
-        them. XSokoban 32: four boxes in a pocket below its goal room, a box and the three
-        within two squares of it, proven in a tenth of a second where the whole state takes
-        a second."""
-        if any(box not in self.distance for box in state.boxes):
-            return True  # a box on a dead square
+    def dead_part(self, state: Level, seconds: float) -> frozenset[Cell] | None:
+        """Some neighbourhood of boxes (``neighbourhoods``) that cannot all be placed, the other
+        boxes taken away, with the player on its side (or a box on a dead square, alone), found
+        by searches of at most ``seconds`` in all; or None. Other boxes only block: a plan's
+        pushes of those boxes alone, the others gone, are a plan that places them. XSokoban
+        32: four boxes in a pocket below its goal room, a box and the three within two squares
+        of it, proven in a tenth of a second where the whole state takes a second."""
+        lost = next((box for box in sorted(state.boxes) if box not in self.distance), None)
+        if lost is not None:
+            return frozenset({lost})
         deadline = time.perf_counter() + seconds
         for part in neighbourhoods(state.boxes):
             key = (part, min(player_region(self.floor, part, state.player)))
             if key in self.dead_parts:
-                return True
+                return part
             if key in self.live_parts:
                 continue
             began = time.perf_counter()
@@ -116,13 +117,13 @@ class Traps:
                                 deadline=deadline)
             self.seconds += time.perf_counter() - began
             if found is None:
-                return False
+                return None
             if found is False:
                 self.dead_parts.add(key)
                 self.proofs += 1
-                return True
+                return part
             self.live_parts.add(key)
-        return False
+        return None
 
     def deadlocked(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
         """A dead group holding the box just ``moved`` or, forwards, a frozen box off a goal."""

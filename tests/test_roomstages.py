@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import random
 import time
 from pathlib import Path
 
 import pytest
 from helpers import assert_replays, level_of
 from oracle import bfs_pushes
+from test_deadlocks import solvable
 from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 
 from sokoasp import SolveConfig, Status, solve
@@ -19,12 +21,13 @@ from sokoasp.plans import Push, expand_pushes, fewest_pushes
 from sokoasp.roomstages import (
     EntranceRoom,
     EntryEnds,
+    Refusal,
     RoomStages,
     can_come_to,
+    doom,
     end_boxes,
     find_entrance_room,
     inside_of,
-    is_dead,
     next_entries,
     play_pushes,
     shut_out,
@@ -188,6 +191,43 @@ def test_the_goal_room_phase_takes_room_stages_where_no_corridor_stands_for_the_
     assert_replays(level, result.plan)
 
 
+def test_an_end_state_turned_away_names_squares_that_turn_away_every_end_state_with_them() -> None:
+    """``after_entry`` on TWO_DOORS's first stage, the box pushed in through either entrance
+    and the other four anywhere outside (200 samples each): a refusal that names fewer squares
+    than the end state's boxes (a deadlock's, ``blame``) holds for the state and for every
+    other end state with boxes on them and none on its empty squares (a few samples each).
+    The oracle finds the boxes outside unable to all come in after the entry, the room's
+    boxes as walls."""
+    level = level_of(TWO_DOORS)
+    room = find_entrance_room(level)
+    assert room is not None
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    stages.stage_seconds, stages.began = 8.0, stages.began - 60.0  # the trap proofs get their time
+    options = next_entries(room, frozenset())
+    rng, named = random.Random(4), 0
+    for inside, entry in options.items():
+        push = entry.pushes[0]
+        stand = (push.box[0] - push.delta[0], push.box[1] - push.delta[1])
+        free = sorted(level.floor - room.room - {push.box, stand})
+        for _ in range(200):
+            others = frozenset(rng.sample(free, len(level.boxes) - 1))
+            verdict = stages.after_entry(options, others | {push.box}, stand, [push])
+            if not isinstance(verdict, Refusal) or len(verdict.squares) == len(level.boxes):
+                continue
+            named += 1
+            on = {cell for cell, box in verdict.squares if box} - {inside}
+            off = {cell for cell, box in verdict.squares if not box}
+            left = [cell for cell in free if cell not in on | off]
+            variants = [others] + [frozenset(on | set(rng.sample(left, len(others) - len(on)))) for _ in range(3)]
+            for boxes in variants:
+                after = play_pushes(level.floor, boxes | {push.box}, stand, list(entry.pushes))
+                assert after is not None
+                walls = after[0] & room.room
+                outside = Level(level.floor - walls, after[0] - walls, level.goals - walls, after[1])
+                assert not solvable(outside), (sorted(boxes), verdict)
+    assert named >= 50
+
+
 def test_room_stages_report_how_far_they_got_when_time_runs_out() -> None:
     level = level_of(TWO_DOORS)
     plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=0.01))
@@ -314,7 +354,7 @@ def stages_at(number: int, board: str, inside: int) -> tuple[Level, Level, RoomS
     assert state.floor == level.floor
     room = find_entrance_room(level)
     assert room is not None and len(state.boxes & room.room) == inside
-    assert not is_dead(state) and shut_out(room, state.boxes) is None
+    assert doom(state) is None and shut_out(room, state.boxes) is None
     stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
     stages.began -= 60.0
     return level, state, stages
@@ -357,9 +397,10 @@ def test_a_neighbourhood_of_boxes_outside_that_cannot_all_come_in_is_proven_so_a
     in a fraction of a whole proof's states; no pattern test or lone box tells."""
     _, state, stages = stages_at(32, POCKET_OF_FOUR, inside=7)
     stages.stage_seconds = 8.0  # proofs get a share of the stage time: a later pass's
-    assert stages.trapped(state.boxes, state.player)
+    found = stages.trapped(state.boxes, state.player)
+    assert found is not None and sorted(found.boxes) == [(7, 10), (7, 12), (8, 10), (9, 10)]
     (traps,) = stages.traps.values()
-    assert [sorted(part) for part, _ in traps.dead_parts] == [[(7, 10), (7, 12), (8, 10), (9, 10)]]
+    assert [sorted(part) for part, _ in traps.dead_parts] == [sorted(found.boxes)]
 
 
 @pytest.mark.slow  # two to four minutes
