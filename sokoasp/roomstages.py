@@ -21,7 +21,9 @@ earliest in the packing order. Stages search depth first, in passes with a growi
 (as ``sokoasp.staged`` does): a stage that finds no plan sends the search back to try another
 end state of the stage before; an end state with a corral, group or freeze deadlock after the
 entry's pushes is turned away while clingo searches, as is one with a box shut out of the room
-(``shut_out``) or one proven dead by a search, the room's boxes as walls (``trapped``). Later
+(``shut_out``) or one proven dead by a search, the room's boxes as walls (``trapped``). The
+nogood that turns it away names the deadlock's boxes and the entry's box (``blame``), so
+clingo does not offer the same deadlock with the other boxes elsewhere again. Later
 passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in the
 clingo control of its band (``sokoasp.bands``), the state and the entries as external atoms.
 
@@ -210,7 +212,7 @@ class RoomStages:
         self.pass_end = 0.0
         self.most_in = 0  # the most boxes any pass brought into the room
         self.trail: list[list[Push]] = []  # the pushes from the start to the state searched now
-        self.farthest: list[Push] = []  # the pushes from the start to a state with ``most_in`` boxes in
+        self.farthest: list[list[Push]] = []  # the pushes of each entry from the start to a state with ``most_in`` boxes in
         self.traps: dict[frozenset[Cell], Traps] = {}  # by the boxes in the room: the states outside proven dead
         self.began = time.perf_counter()  # the trap proofs' share of the time is counted from here
 
@@ -233,7 +235,7 @@ class RoomStages:
         it: up to ``WIDTH`` stage plans for the entries that may come next, each followed
         depth first."""
         if k > self.most_in:
-            self.most_in, self.farthest = k, [push for pushes in self.trail for push in pushes]
+            self.most_in, self.farthest = k, list(self.trail)
         if k == len(self.room.goals):
             return []
         options = next_entries(self.room, boxes & self.room.goals)
@@ -497,6 +499,6 @@ def solve_room_stages(level: Level, config: SolveConfig, clock: Clock) -> tuple[
     proofs = sum(traps.proofs for traps in stages.traps.values())
     traps = f"; {proofs} trap{'s' * (proofs != 1)} proven dead" if proofs else ""
     if pushes is None:
-        farthest = expand_pushes(level, stages.farthest) if stages.farthest else ""
+        farthest = expand_pushes(level, [push for pushes in stages.farthest for push in pushes]) if stages.farthest else ""
         return None, f"room stages: at best {stages.most_in} of {len(room.goals)} boxes in through {entrances}{traps}", farthest
     return expand_pushes(level, pushes), f"room stages: {len(room.goals)} boxes in through {entrances}{traps}", ""

@@ -1,0 +1,104 @@
+"""One room stage from fixed states: a repeatable measure of the room stages' stage question
+(sokoasp/roomstages.py: push one more box into the goal room, the end state tested after the
+entry), where timed runs of the room stages walk other states on every run.
+
+The states are those a room-stage run reached: ``--write`` runs the room stages on each level
+for ``--seconds`` and writes the state after each entry on the way to the most boxes in (XSB,
+titled "LEVEL, K in"). Without ``--write`` the file is read, and from each state one stage, in
+a control of its own (grounding included), gets ``--stage-seconds``. Prints each state's time,
+the clingo models turned away on the way and whether a plan was kept; then the states with a
+plan, the models in all and the total seconds. Run two installed copies on the same file,
+side by side, to compare them.
+
+    python generators/room_stage_bench.py ../shared/levels/xsokoban_90.sok states.sok --write -l 32,41,59
+    python generators/room_stage_bench.py ../shared/levels/xsokoban_90.sok states.sok --stage-seconds 10
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import click
+
+from sokoasp.level import Level
+from sokoasp.loading import load_level
+from sokoasp.roomstages import EntranceRoom, EntryEnds, RoomStages, find_entrance_room, next_entries, play_pushes
+from sokoasp.session import Clock, SolveConfig
+from sokoasp.xsb import read_levels, write_collection
+
+CONFIG = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=400)
+
+
+def entry_states(level: Level, seconds: float) -> tuple[list[Level], str]:
+    """The level's start and the states after each entry on the way to the most boxes a run
+    of the room stages of ``seconds`` brought in; and the run's note."""
+    room = find_entrance_room(level)
+    if room is None:
+        return [], "no entrance room"
+    stages = RoomStages(level, room, CONFIG, Clock(limit=seconds))
+    pushes = stages.run()
+    states = [level]
+    for entry in [] if pushes is not None else stages.farthest:
+        after = play_pushes(level.floor, states[-1].boxes, states[-1].player, entry)
+        assert after is not None
+        states.append(replace(level, boxes=after[0], player=after[1]))
+    return states, f"{stages.most_in} of {len(room.goals)} in" if pushes is None else "filled"
+
+
+def one_stage(level: Level, room: EntranceRoom, state: Level, seconds: float) -> tuple[float, int, bool]:
+    """Seconds spent on one stage from ``state``, the models turned away, and whether a plan was kept."""
+    stages = RoomStages(level, room, CONFIG, Clock(limit=seconds + 30))
+    stages.stage_seconds, stages.pass_end = seconds, time.perf_counter() + seconds + 30
+    options = next_entries(room, state.boxes & room.goals)
+    ends = EntryEnds(state.boxes, lambda pushes: stages.after_entry(options, state.boxes, state.player, pushes))
+    models = 0
+    on_model = ends.on_model
+
+    def counted(model: object) -> bool:
+        nonlocal models
+        models += 1
+        return on_model(model)  # type: ignore[arg-type]
+
+    ends.on_model = counted  # type: ignore[method-assign]
+    began = time.perf_counter()
+    pushes = stages.stage(options, state.boxes, state.player, ends)
+    kept = pushes is not None and ends.kept is not None
+    return time.perf_counter() - began, models - kept, kept
+
+
+@click.command()
+@click.argument("level_file", type=click.Path(exists=True, path_type=Path))
+@click.argument("states_file", type=click.Path(path_type=Path))
+@click.option("--write", is_flag=True, help="Run the room stages and write the states to STATES_FILE.")
+@click.option("-l", "--levels", default="", help="With --write: levels of LEVEL_FILE (numbers or titles), comma-separated.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              help="With --write: the room stages' time on each level.")
+@click.option("--stage-seconds", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Each stage's time.")
+def main(level_file: Path, states_file: Path, write: bool, levels: str, seconds: float, stage_seconds: float) -> None:
+    if write:
+        boards: list[Level] = []
+        for which in levels.split(","):
+            level = load_level(level_file, which).level
+            states, note = entry_states(level, seconds)
+            boards += [replace(state, title=f"{which}, {k} in") for k, state in enumerate(states)]
+            print(f"{which:>6}  {len(states)} states  ({note})", flush=True)
+        states_file.write_text(write_collection(boards))
+        return
+    kept = models = 0
+    total = 0.0
+    for state in read_levels(states_file.read_text(), str(states_file)):
+        which = state.title.split(",")[0]
+        level = load_level(level_file, which).level
+        room = find_entrance_room(level)
+        assert room is not None
+        took, turned, found = one_stage(level, room, state, stage_seconds)
+        kept, models, total = kept + found, models + turned, total + took
+        print(f"{state.title:>14}  {took:6.2f} s  {turned:5d} turned away  {'plan' if found else '-'}", flush=True)
+    print(f"plans {kept}; models turned away {models}; seconds {total:.1f}")
+
+
+if __name__ == "__main__":
+    main()
