@@ -78,6 +78,8 @@ def one_stage(level: Level, room: EntranceRoom, state: Level, seconds: float) ->
 @click.option("--stage-seconds", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Each stage's time.")
 def main(level_file: Path, states_file: Path, write: bool, levels: str, seconds: float, stage_seconds: float) -> None:
+    if write and not levels:
+        raise click.UsageError("--write needs the levels to run (-l)")
     if write:
         boards: list[Level] = []
         for which in levels.split(","):
@@ -93,7 +95,8 @@ def main(level_file: Path, states_file: Path, write: bool, levels: str, seconds:
         which = state.title.split(",")[0]
         level = load_level(level_file, which).level
         room = find_entrance_room(level)
-        assert room is not None
+        if room is None:
+            raise click.ClickException(f"{states_file}: {state.title}: level {which} of {level_file} has no entrance room")
         took, turned, found = one_stage(level, room, state, stage_seconds)
         kept, models, total = kept + found, models + turned, total + took
         print(f"{state.title:>14}  {took:6.2f} s  {turned:5d} turned away  {'plan' if found else '-'}", flush=True)
