@@ -274,12 +274,12 @@ class RoomStages:
         if after[0] == self.room.goals:
             return entry, after
         state = Level(self.level.floor, after[0], self.level.goals, after[1])
-        found = doom(state) or self.shut_out(after[0]) or self.trapped(*after)
+        found = doom(state) or self.box_shut_out(after[0]) or self.trapped(*after)
         if found is None:
             return entry, after
         return whole if found.player and len(entry.pushes) == 1 else self.blame(found, inside)
 
-    def shut_out(self, boxes: frozenset[Cell]) -> Doom | None:
+    def box_shut_out(self, boxes: frozenset[Cell]) -> Doom | None:
         """A box shut out of the room (``shut_out``), dead wherever the player stands."""
         shut = shut_out(self.room, boxes)
         return None if shut is None else Doom(frozenset({shut}))
