@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import click
+import clingo
 
 from sokoasp.level import Level
 from sokoasp.loading import load_level
@@ -47,25 +48,26 @@ def entry_states(level: Level, seconds: float) -> tuple[list[Level], str]:
     return states, f"{stages.most_in} of {len(room.goals)} in" if pushes is None else "filled"
 
 
+class CountedEnds(EntryEnds):
+    """``EntryEnds`` that counts the models clingo offers."""
+
+    models = 0
+
+    def on_model(self, model: clingo.Model) -> bool:
+        self.models += 1
+        return super().on_model(model)
+
+
 def one_stage(level: Level, room: EntranceRoom, state: Level, seconds: float) -> tuple[float, int, bool]:
     """Seconds spent on one stage from ``state``, the models turned away, and whether a plan was kept."""
     stages = RoomStages(level, room, CONFIG, Clock(limit=seconds + 30))
     stages.stage_seconds, stages.pass_end = seconds, time.perf_counter() + seconds + 30
     options = next_entries(room, state.boxes & room.goals)
-    ends = EntryEnds(state.boxes, lambda pushes: stages.after_entry(options, state.boxes, state.player, pushes))
-    models = 0
-    on_model = ends.on_model
-
-    def counted(model: object) -> bool:
-        nonlocal models
-        models += 1
-        return on_model(model)  # type: ignore[arg-type]
-
-    ends.on_model = counted  # type: ignore[method-assign]
+    ends = CountedEnds(state.boxes, lambda pushes: stages.after_entry(options, state.boxes, state.player, pushes))
     began = time.perf_counter()
     pushes = stages.stage(options, state.boxes, state.player, ends)
     kept = pushes is not None and ends.kept is not None
-    return time.perf_counter() - began, models - kept, kept
+    return time.perf_counter() - began, ends.models - kept, kept
 
 
 @click.command()
