@@ -304,8 +304,8 @@ class RoomStages:
         the level's right half; a whole proof takes 43 states there, where the stages had
         spent pass after pass. A part proof names its boxes (dead with the player on its side);
         a whole proof all of them. None when no proof finishes in its time."""
+        state = outside_state(self.level, self.room, boxes, player)
         inside = boxes & self.room.room
-        state = Level(self.level.floor - inside, boxes - inside, self.room.goals - inside, player)
         traps = self.traps.get(inside)
         if traps is None:
             traps = self.traps[inside] = Traps(state, pulls=False, whole=True)
@@ -368,6 +368,13 @@ def doom(state: Level) -> Doom | None:
         return Doom(group[0], player=group[1] is not None)
     frozen = dead_freeze(state)
     return None if frozen is None else Doom(*frozen)
+
+
+def outside_state(level: Level, room: EntranceRoom, boxes: frozenset[Cell], player: Cell) -> Level:
+    """The boxes outside the room as a level of their own: the room's boxes are walls and the
+    goals left empty are its goals (trap proofs of it tell whether they can all come in)."""
+    inside = boxes & room.room
+    return Level(level.floor - inside, boxes - inside, room.goals - inside, player)
 
 
 def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
