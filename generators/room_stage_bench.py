@@ -17,7 +17,9 @@ side by side, to compare them.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import replace
+from itertools import groupby
 from pathlib import Path
 
 import click
@@ -58,6 +60,18 @@ class CountedEnds(EntryEnds):
         return super().on_model(model)
 
 
+def read_chains(level_file: Path, states_file: Path) -> Iterator[tuple[str, Level, EntranceRoom, list[Level]]]:
+    """The states of ``states_file`` (as ``--write`` writes them) level by level: the level's
+    name, the level of ``level_file``, its room and its states in the file's order."""
+    states = read_levels(states_file.read_text(), str(states_file))
+    for which, chain in groupby(states, key=lambda state: state.title.split(",")[0]):
+        level = load_level(level_file, which).level
+        room = find_entrance_room(level)
+        if room is None:
+            raise click.ClickException(f"{states_file}: level {which} of {level_file} has no entrance room")
+        yield which, level, room, list(chain)
+
+
 def one_stage(level: Level, room: EntranceRoom, state: Level, seconds: float) -> tuple[float, int, bool]:
     """Seconds spent on one stage from ``state``, the models turned away, and whether a plan was kept."""
     stages = RoomStages(level, room, CONFIG, Clock(limit=seconds + 30))
@@ -93,15 +107,11 @@ def main(level_file: Path, states_file: Path, write: bool, levels: str, seconds:
         return
     kept = models = 0
     total = 0.0
-    for state in read_levels(states_file.read_text(), str(states_file)):
-        which = state.title.split(",")[0]
-        level = load_level(level_file, which).level
-        room = find_entrance_room(level)
-        if room is None:
-            raise click.ClickException(f"{states_file}: {state.title}: level {which} of {level_file} has no entrance room")
-        took, turned, found = one_stage(level, room, state, stage_seconds)
-        kept, models, total = kept + found, models + turned, total + took
-        print(f"{state.title:>14}  {took:6.2f} s  {turned:5d} turned away  {'plan' if found else '-'}", flush=True)
+    for _, level, room, states in read_chains(level_file, states_file):
+        for state in states:
+            took, turned, found = one_stage(level, room, state, stage_seconds)
+            kept, models, total = kept + found, models + turned, total + took
+            print(f"{state.title:>14}  {took:6.2f} s  {turned:5d} turned away  {'plan' if found else '-'}", flush=True)
     print(f"plans {kept}; models turned away {models}; seconds {total:.1f}")
 
 

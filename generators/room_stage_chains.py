@@ -18,16 +18,14 @@ so "dead" is a fact; "open" says only that no proof ended in its time.
 from __future__ import annotations
 
 import time
-from itertools import groupby
 from pathlib import Path
 
 import click
+from room_stage_bench import read_chains
 
 from sokoasp.level import Level
-from sokoasp.loading import load_level
-from sokoasp.roomstages import EntranceRoom, find_entrance_room, outside_state
+from sokoasp.roomstages import EntranceRoom, outside_state
 from sokoasp.traps import MOST_STATES, Traps
-from sokoasp.xsb import read_levels
 
 MOST_PROOF_STATES = 20 * MOST_STATES  # a whole proof of a minute may take up this many (memory: ~2 GB)
 
@@ -52,14 +50,9 @@ def verdict(level: Level, room: EntranceRoom, state: Level, seconds: float) -> s
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Each state's proofs: half for the part proofs, half for the whole proof.")
 def main(level_file: Path, states_file: Path, seconds: float) -> None:
-    states = read_levels(states_file.read_text(), str(states_file))
-    for which, chain in groupby(states, key=lambda state: state.title.split(",")[0]):
-        level = load_level(level_file, which).level
-        room = find_entrance_room(level)
-        if room is None:
-            raise click.ClickException(f"{states_file}: level {which} of {level_file} has no entrance room")
+    for which, level, room, chain in read_chains(level_file, states_file):
         first_dead = None
-        for state in reversed(list(chain)):
+        for state in reversed(chain):
             began = time.perf_counter()
             found = verdict(level, room, state, seconds)
             print(f"{state.title:>14}  {found}  {time.perf_counter() - began:.1f} s", flush=True)
