@@ -23,8 +23,11 @@ end state of the stage before; an end state with a corral, group or freeze deadl
 entry's pushes is turned away while clingo searches, as is one with a box shut out of the room
 (``shut_out``) or one proven dead by a search, the room's boxes as walls (``trapped``). The
 nogood that turns it away names the deadlock's boxes and the entry's box (``blame``), so
-clingo does not offer the same deadlock with the other boxes elsewhere again. Later
-passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in the
+clingo does not offer the same deadlock with the other boxes elsewhere again. A pass that
+does not fill the room leaves its way to its most boxes in to a review (``review``): trap
+proofs of the states after its entries, the first first, in time of their own, so that a dead
+end entered early (XSokoban 41's first entry once) is turned away at once in the passes after.
+Later passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in the
 clingo control of its band (``sokoasp.bands``), the state and the entries as external atoms.
 
 MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
@@ -58,6 +61,7 @@ from .traps import Traps
 STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
 PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
 FIRST_STAGE_SECONDS = 0.5  # a stage's time in the first pass; each pass doubles it (as staged.py's, which starts at 0.25 s)
+REVIEW_SHARE = 0.25  # a pass that does not fill the room: its way to its most boxes in gets proofs for this share of its time
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,9 @@ class RoomStages:
         self.pass_end = 0.0
         self.most_in = 0  # the most boxes any pass brought into the room
         self.trail: list[list[Push]] = []  # the pushes from the start to the state searched now
+        self.path: list[tuple[frozenset[Cell], Cell]] = []  # the states after those entries (boxes, player)
+        self.pass_path: list[tuple[frozenset[Cell], Cell]] = []  # the states on this pass's way to its most boxes in
+        self.reviewed = 0.0  # seconds of trap proofs spent in reviews, outside the stages' share
         self.farthest: list[list[Push]] = []  # the pushes of each entry from the start to a state with ``most_in`` boxes in
         self.traps: dict[frozenset[Cell], Traps] = {}  # by the boxes in the room: the states outside proven dead
         self.began = time.perf_counter()  # the trap proofs' share of the time is counted from here
@@ -224,9 +231,11 @@ class RoomStages:
             if passes > 1:
                 self.bands.randomize(passes)
             self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
+            self.pass_path = []
             pushes = self.search(0, frozenset(self.level.boxes), self.level.player)
             if pushes is not None:
                 return pushes
+            self.review(self.pass_path, REVIEW_SHARE * PASS_STAGES * self.stage_seconds)
             self.stage_seconds *= 2
         return None
 
@@ -236,6 +245,8 @@ class RoomStages:
         depth first."""
         if k > self.most_in:
             self.most_in, self.farthest = k, list(self.trail)
+        if k > len(self.pass_path):
+            self.pass_path = list(self.path)
         if k == len(self.room.goals):
             return []
         options = next_entries(self.room, boxes & self.room.goals)
@@ -247,8 +258,10 @@ class RoomStages:
             entry, after = ends.kept
             way_in = pushes + list(entry.pushes[1:])
             self.trail.append(way_in)
+            self.path.append(after)
             rest = self.search(k + 1, *after)
             self.trail.pop()
+            self.path.pop()
             if rest is not None:
                 return way_in + rest
             ends.avoid.append(end_boxes(boxes, pushes))
@@ -295,6 +308,38 @@ class RoomStages:
         empty = [(cell, False) for cell in sorted(found.empty - self.room.room)]
         return Refusal(((inside, True), *outside, *empty))
 
+    def review(self, path: list[tuple[frozenset[Cell], Cell]], seconds: float) -> None:
+        """Trap proofs of the states after the entries of ``path`` (a pass's way to its most
+        boxes in), the first first, each with an equal share of what is left of ``seconds``,
+        until one is proven dead: a dead end that the stages' own proofs had no time for
+        (XSokoban 41's first entry once, a part of four boxes proven in 70 ms). Kept by the
+        traps, the proof turns the same entry away at once in the passes after (``trapped``)."""
+        before = self.trap_seconds()
+        end = time.perf_counter() + min(seconds, self.clock_left())
+        for k, (boxes, player) in enumerate(path):
+            left = end - time.perf_counter()
+            if left <= 0:
+                break
+            share = left / (len(path) - k)
+            state, traps = self.outside(boxes, player)
+            if traps.dead_part(state, share / 2) is not None or traps.prove_dead(state, share / 2):
+                break
+        self.reviewed += self.trap_seconds() - before
+
+    def trap_seconds(self) -> float:
+        """The seconds of every trap proof so far, in the stages and in reviews."""
+        return sum(traps.seconds for traps in self.traps.values())
+
+    def outside(self, boxes: frozenset[Cell], player: Cell) -> tuple[Level, Traps]:
+        """The boxes outside the room as a level of their own (``outside_state``) and the trap
+        proofs of the levels with the same boxes in the room."""
+        state = outside_state(self.level, self.room, boxes, player)
+        inside = boxes & self.room.room
+        traps = self.traps.get(inside)
+        if traps is None:
+            traps = self.traps[inside] = Traps(state, pulls=False, whole=True)
+        return state, traps
+
     def trapped(self, boxes: frozenset[Cell], player: Cell) -> Doom | None:
         """The boxes outside the room that cannot all come in, the room's boxes as walls:
         trap proofs (``traps.py``) of the level without the room's boxes, of a few boxes near
@@ -304,12 +349,8 @@ class RoomStages:
         the level's right half; a whole proof takes 43 states there, where the stages had
         spent pass after pass. A part proof names its boxes (dead with the player on its side);
         a whole proof all of them. None when no proof finishes in its time."""
-        state = outside_state(self.level, self.room, boxes, player)
-        inside = boxes & self.room.room
-        traps = self.traps.get(inside)
-        if traps is None:
-            traps = self.traps[inside] = Traps(state, pulls=False, whole=True)
-        spent = sum(each.seconds for each in self.traps.values())
+        state, traps = self.outside(boxes, player)
+        spent = self.trap_seconds() - self.reviewed
         spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - spent
         seconds = max(0.0, min(TRAP_SHARE * self.stage_seconds, spare))
         part = traps.dead_part(state, seconds / 2)

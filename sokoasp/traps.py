@@ -35,6 +35,7 @@ taken away: the pushes of those boxes in any plan, the others gone, would place 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 from .analysis import lone_box_distances
 from .bitboard import board_of, floor_mask
@@ -98,18 +99,20 @@ class Traps:
     def dead_part(self, state: Level, seconds: float) -> frozenset[Cell] | None:
         """Some neighbourhood of boxes (``neighbourhoods``) that cannot all be placed, the other
         boxes taken away, with the player on its side (or a box on a dead square, alone), found
-        by searches of at most ``seconds`` in all; or None. Other boxes only block: a plan's
-        pushes of those boxes alone, the others gone, are a plan that places them. XSokoban
+        by searches of at most ``seconds`` in all (a part proven before is found whatever the
+        time); or None. Other boxes only block: a plan's pushes of those boxes alone, the
+        others gone, are a plan that places them. XSokoban
         32: four boxes in a pocket below its goal room, a box and the three within two squares
         of it, proven in a tenth of a second where the whole state takes a second."""
         lost = next((box for box in sorted(state.boxes) if box not in self.distance), None)
         if lost is not None:
             return frozenset({lost})
+        parts = list(self.parts(state))
+        known = next((part for part, key in parts if key in self.dead_parts), None)
+        if known is not None:
+            return known
         deadline = time.perf_counter() + seconds
-        for part in neighbourhoods(state.boxes):
-            key = (part, min(player_region(self.floor, part, state.player)))
-            if key in self.dead_parts:
-                return part
+        for part, key in parts:
             if key in self.live_parts:
                 continue
             began = time.perf_counter()
@@ -124,6 +127,12 @@ class Traps:
                 return part
             self.live_parts.add(key)
         return None
+
+    def parts(self, state: Level) -> Iterator[tuple[frozenset[Cell], tuple[frozenset[Cell], Cell]]]:
+        """The neighbourhoods of ``state``'s boxes (``neighbourhoods``), each with its key in
+        ``dead_parts`` and ``live_parts``: the part and the least square of the player's region."""
+        for part in neighbourhoods(state.boxes):
+            yield part, (part, min(player_region(self.floor, part, state.player)))
 
     def deadlocked(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
         """A dead group holding the box just ``moved`` or, forwards, a frozen box off a goal."""

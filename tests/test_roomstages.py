@@ -35,6 +35,7 @@ from sokoasp.roomstages import (
 )
 from sokoasp.session import Clock
 from sokoasp.simulator import replay
+from sokoasp.traps import neighbourhoods
 from sokoasp.xsb import read_levels
 
 # Five goals behind two entrances, (3, 2) and (3, 3). The goal at the top of the column is
@@ -401,6 +402,34 @@ def test_a_neighbourhood_of_boxes_outside_that_cannot_all_come_in_is_proven_so_a
     assert found is not None and sorted(found.boxes) == [(7, 10), (7, 12), (8, 10), (9, 10)]
     (traps,) = stages.traps.values()
     assert [sorted(part) for part, _ in traps.dead_parts] == [sorted(found.boxes)]
+
+
+@needs_shared
+def test_a_review_after_a_pass_proves_a_state_on_its_way_dead_and_later_passes_turn_it_away_at_once() -> None:
+    """A pass that does not fill the room leaves its way to its most boxes in to a review:
+    trap proofs of each state after an entry, the first first, outside the stages' share of
+    time. The dead state found is turned away by ``trapped`` with no time of its own."""
+    level, state, stages = stages_at(32, POCKET_OF_FOUR, inside=7)
+    stages.began = time.perf_counter() + 3600.0  # the stages' own proofs get no time
+    assert stages.trapped(state.boxes, state.player) is None
+    stages.review([(frozenset(level.boxes), level.player), (state.boxes, state.player)], seconds=2.0)
+    found = stages.trapped(state.boxes, state.player)
+    assert found is not None and sorted(found.boxes) == [(7, 10), (7, 12), (8, 10), (9, 10)]
+    assert stages.reviewed > 0.0
+    assert stages.trapped(level.boxes, level.player) is None  # the start is not dead: its proof proved nothing
+
+
+@needs_shared
+def test_a_part_proven_dead_before_is_found_with_no_time_whatever_parts_come_before_it() -> None:
+    """A review's proof is of use later only if a state that holds the same part is turned
+    away at once, although its other boxes make new parts that are searched first."""
+    _, state, stages = stages_at(32, POCKET_OF_FOUR, inside=7)
+    outside, traps = stages.outside(state.boxes, state.player)
+    part = traps.dead_part(outside, seconds=10.0)
+    assert part is not None
+    later, _ = stages.outside((state.boxes - {(5, 3)}) | {(9, 6)}, state.player)  # (9, 6) beside (10, 6)
+    assert neighbourhoods(later.boxes)[0] == frozenset({(9, 6), (10, 6)})
+    assert traps.dead_part(later, seconds=0.0) == part
 
 
 @pytest.mark.slow  # two to four minutes
