@@ -27,8 +27,8 @@ clingo does not offer the same deadlock with the other boxes elsewhere again. A 
 does not fill the room leaves its way to its most boxes in to a review (``review``): trap
 proofs of the states after its entries, the first first, in time of their own, so that a dead
 end entered early (XSokoban 41's first entry once) is turned away at once in the passes after.
-Later passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in the
-clingo control of its band (``sokoasp.bands``), the state and the entries as external atoms.
+Later passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in
+the clingo control of its band (``sokoasp.bands``), the state and the entries as external atoms.
 
 MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
 another order, or a box parked in the room cannot be solved this way. Every plan is replayed by

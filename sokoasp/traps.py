@@ -101,9 +101,9 @@ class Traps:
         boxes taken away, with the player on its side (or a box on a dead square, alone), found
         by searches of at most ``seconds`` in all (a part proven before is found whatever the
         time); or None. Other boxes only block: a plan's pushes of those boxes alone, the
-        others gone, are a plan that places them. XSokoban
-        32: four boxes in a pocket below its goal room, a box and the three within two squares
-        of it, proven in a tenth of a second where the whole state takes a second."""
+        others gone, are a plan that places them. XSokoban 32: four boxes in a pocket below its
+        goal room, a box and the three within two squares of it, proven in a tenth of a second
+        where the whole state takes a second."""
         lost = next((box for box in sorted(state.boxes) if box not in self.distance), None)
         if lost is not None:
             return frozenset({lost})
