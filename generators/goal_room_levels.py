@@ -7,10 +7,12 @@ its level. The goal-room phase solves these; the grids *-rooms-stages.toml run t
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 
+import click
+
+from sokoasp.cli import run
 from sokoasp.goalroom import find_goal_room
 from sokoasp.loading import load_all
 from sokoasp.xsb import write_collection
@@ -25,7 +27,12 @@ def levels_with_macros(path: Path) -> str:
     return write_collection(simpler)
 
 
+@click.command(help=__doc__)
+@click.argument("collection", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("written", type=click.Path(dir_okay=False, path_type=Path))
+def main(collection: Path, written: Path) -> None:
+    written.write_text(levels_with_macros(collection))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    Path(sys.argv[2]).write_text(levels_with_macros(Path(sys.argv[1])))
+    run(main)

@@ -9,10 +9,12 @@ macros fill, closed or not. To compare two versions of the code, run it from eac
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
+import click
+
+from sokoasp.cli import run
 from sokoasp.goalroom import find_goal_room, goal_rooms, two_entrance_rooms
 from sokoasp.loading import load_all
 
@@ -32,6 +34,12 @@ def survey(path: Path) -> None:
     print(f"  {len(unfilled)} levels with a goal room but no macros: {', '.join(unfilled)}")
 
 
+@click.command(help=__doc__)
+@click.argument("collections", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def main(collections: tuple[Path, ...]) -> None:
+    for path in collections:
+        survey(path)
+
+
 if __name__ == "__main__":
-    for argument in sys.argv[1:]:
-        survey(Path(argument))
+    run(main)

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import csv
 import math
-import sys
 from pathlib import Path
 
 import click
 
+from sokoasp.cli import run
 from sokoasp.level import Level
 from sokoasp.loading import load_all
 from sokoasp.prove import decisive, provers
@@ -66,4 +66,4 @@ def main(level_file: Path, record: Path, levels: str, time_limit: float, csv_pat
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

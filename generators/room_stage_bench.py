@@ -25,6 +25,7 @@ from pathlib import Path
 import click
 import clingo
 
+from sokoasp.cli import run
 from sokoasp.level import Level
 from sokoasp.loading import load_level
 from sokoasp.roomstages import EntranceRoom, EntryEnds, RoomStages, find_entrance_room, next_entries, play_pushes
@@ -116,4 +117,4 @@ def main(level_file: Path, states_file: Path, write: bool, levels: str, seconds:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -23,6 +23,7 @@ from pathlib import Path
 import click
 from room_stage_bench import read_chains
 
+from sokoasp.cli import run
 from sokoasp.level import Level
 from sokoasp.roomstages import EntranceRoom, outside_state
 from sokoasp.traps import MOST_STATES, Traps
@@ -64,4 +65,4 @@ def main(level_file: Path, states_file: Path, seconds: float) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

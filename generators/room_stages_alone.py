@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from sokoasp.cli import run
 from sokoasp.loading import load_level
 from sokoasp.roomstages import solve_room_stages
 from sokoasp.session import Clock, SolveConfig
@@ -39,4 +40,4 @@ def main(level_file: Path, levels: str, seconds: float) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -16,6 +16,7 @@ import click
 
 import sokoasp.session
 from sokoasp.bands import CONTROL_STEPS
+from sokoasp.cli import run
 from sokoasp.driver import solve
 from sokoasp.loading import load_level
 from sokoasp.session import Session, SolveConfig
@@ -62,4 +63,4 @@ def main(level_file: Path, which: str, seconds: float) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from sokoasp.cli import run
 from sokoasp.families import get_encoding
 from sokoasp.level import Level
 from sokoasp.loading import load_level
@@ -59,4 +60,4 @@ def main(level_file: Path, which: str, family: str, grounded: str, horizon: int,
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import click
 
+from sokoasp.cli import run
 from sokoasp.grid.spec import select
 from sokoasp.level import Level
 from sokoasp.loading import load_all
@@ -97,4 +98,4 @@ def report(rows: list[dict[str, float]]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -413,9 +413,15 @@ def table(rows: Sequence[Sequence[str]]) -> str:
 
 
 def main(args: list[str] | None = None) -> None:
-    """Entry point: the one place where errors become exit codes (no tracebacks for users)."""
+    """Entry point of the ``sokoasp`` command."""
+    run(cli, args, "sokoasp")
+
+
+def run(command: click.Command, args: list[str] | None = None, prog_name: str | None = None) -> None:
+    """Run ``command``: the one place where errors become exit codes (no tracebacks for
+    users). The measuring scripts of generators/ run through it too."""
     try:
-        code = cli.main(args=args, prog_name="sokoasp", standalone_mode=False)
+        code = command.main(args=args, prog_name=prog_name, standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)

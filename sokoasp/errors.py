@@ -1,6 +1,6 @@
 """Errors that reach the user, and the exit codes they map to.
 
-The CLI is the single place where these become exit codes (see ``cli.main``).
+The CLI is the single place where these become exit codes (see ``cli.run``).
 """
 
 from __future__ import annotations
