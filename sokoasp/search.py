@@ -31,13 +31,21 @@ def region_from(floor: frozenset[Cell], blocked: frozenset[Cell] | set[Cell], st
 
 def push_optimum(level: Level, node_limit: int = 50_000) -> int | None:
     """Fewest pushes, or None when the budget runs out first (or the level is unsolvable)."""
+    pushes = optimal_pushes(level, node_limit)
+    return None if pushes is None else len(pushes)
+
+
+def optimal_pushes(level: Level, node_limit: int = 50_000) -> list[tuple[Cell, Cell]] | None:
+    """A plan with the fewest pushes, as (box square, direction) pairs, or None when the budget
+    runs out first (or the level is unsolvable)."""
+    State = tuple[frozenset[Cell], Cell]  # the boxes, and the player's region by its least square
     start_region = player_region(level.floor, level.boxes, level.player)
-    seen = {(level.boxes, min(start_region)): 0}
-    queue = deque([(level.boxes, start_region, 0)])
+    came_from: dict[State, tuple[State, Cell, Cell] | None] = {(level.boxes, min(start_region)): None}
+    queue = deque([(level.boxes, start_region)])
     while queue:
-        boxes, region, depth = queue.popleft()
+        boxes, region = queue.popleft()
         if boxes == level.goals:
-            return depth
+            return pushes_to(came_from, (boxes, min(region)))
         for box in boxes:
             for delta in DIRECTIONS.values():
                 stand, beyond = (box[0] - delta[0], box[1] - delta[1]), add(box, delta)
@@ -46,12 +54,24 @@ def push_optimum(level: Level, node_limit: int = 50_000) -> int | None:
                 moved = (boxes - {box}) | {beyond}
                 reach = player_region(level.floor, moved, box)
                 key = (moved, min(reach))
-                if key not in seen:
-                    seen[key] = depth + 1
-                    if len(seen) > node_limit:
+                if key not in came_from:
+                    came_from[key] = ((boxes, min(region)), box, delta)
+                    if len(came_from) > node_limit:
                         return None
-                    queue.append((moved, reach, depth + 1))
+                    queue.append((moved, reach))
     return None
+
+
+def pushes_to(came_from: dict[tuple[frozenset[Cell], Cell], tuple[tuple[frozenset[Cell], Cell], Cell, Cell] | None],
+              state: tuple[frozenset[Cell], Cell]) -> list[tuple[Cell, Cell]]:
+    """The pushes that led the search from its start to ``state``."""
+    pushes = []
+    step = came_from[state]
+    while step is not None:
+        state, box, delta = step
+        pushes.append((box, delta))
+        step = came_from[state]
+    return pushes[::-1]
 
 
 def move_optimum(level: Level, node_limit: int = 50_000) -> int | None:

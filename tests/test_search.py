@@ -1,0 +1,35 @@
+"""sokoasp.search, the package's own breadth-first search over pushes (generator manifests,
+benchmarks), against the independent oracle: its fewest pushes, and a plan with that many
+pushes that the simulator replays to the goals."""
+
+from __future__ import annotations
+
+import pytest
+from corpus import HAND_MADE, UNSOLVABLE, multi_box_corpus
+from helpers import assert_replays, level_of
+from oracle import bfs_pushes
+
+from sokoasp.plans import Push, expand_pushes
+from sokoasp.search import optimal_pushes, push_optimum
+
+LEVELS = {**HAND_MADE, **multi_box_corpus(6, seed=57)}
+
+
+@pytest.mark.parametrize("name", sorted(LEVELS))
+def test_the_fewest_pushes_and_a_plan_with_that_many(name: str) -> None:
+    level = level_of(LEVELS[name])
+    pushes = optimal_pushes(level)
+    assert pushes is not None and len(pushes) == push_optimum(level) == bfs_pushes(LEVELS[name])
+    plan = expand_pushes(level, [Push(box, delta) for box, delta in pushes])
+    assert_replays(level, plan)
+    assert sum(letter.isupper() for letter in plan) == len(pushes)
+
+
+@pytest.mark.parametrize("name", sorted(UNSOLVABLE))
+def test_an_unsolvable_level_has_no_plan(name: str) -> None:
+    assert optimal_pushes(level_of(UNSOLVABLE[name])) is None
+
+
+def test_a_search_past_its_budget_gives_up() -> None:
+    level = level_of(LEVELS["two-boxes"])
+    assert optimal_pushes(level, node_limit=2) is None and optimal_pushes(level) is not None
