@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import clingo
 import pytest
 from corpus import HAND_MADE, random_corpus
 from helpers import assert_keeps_shortest_horizon, assert_replays, count_plans, level_of
 from oracle import bfs_moves, bfs_pushes
 
 from sokoasp import SolveConfig, Status, solve
+from sokoasp.analysis import dead_squares
 from sokoasp.errors import InputError
-from sokoasp.families import ENCODINGS
+from sokoasp.families import ENCODINGS, get_encoding
+from sokoasp.instance import program_facts
+from sokoasp.session import encoding_paths
 from sokoasp.strategies import STRATEGIES, Soundness, strategy_paths
 
 CORPUS = {**HAND_MADE, **random_corpus(10, seed=4)}
@@ -194,3 +198,19 @@ def test_pack_fills_a_goal_corridor_from_the_inside_at_the_optimum(encoding: str
     assert packed.status is Status.SOLVED and packed.pushes == bfs_pushes(PACKING)
     assert packed.stats["rules"] > base.stats["rules"]  # the packing constraints were grounded
     assert_replays(level, packed.plan)
+
+
+def test_freeze_marks_exactly_the_squares_between_two_dead_squares() -> None:
+    """both_dead/4 (freeze) holds for a square whose two neighbours on an axis are both dead;
+    the rule is written so that gringo looks its atoms up (it once took 17 s on a large level)."""
+    level = level_of("########\n#@ $   #\n#      #\n#  .#  #\n#      #\n########\n")
+    dead = dead_squares(level)
+    control = clingo.Control(["--warn=none"])
+    for path in [*encoding_paths(get_encoding("push")), *strategy_paths(("freeze",), "push")]:
+        control.load(str(path))
+    control.add("base", [], program_facts(level))
+    control.ground([("base", [])])
+    found = {tuple(a.number for a in atom.symbol.arguments) for atom in control.symbolic_atoms.by_signature("both_dead", 4)}
+    expected = {(x, y, dx, dy) for x, y in level.floor for dx, dy in ((1, 0), (0, 1))
+                if (x + dx, y + dy) in dead and (x - dx, y - dy) in dead}
+    assert found == expected and len(expected) > 4
