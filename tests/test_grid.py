@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -279,8 +280,10 @@ def test_notebook_runs_on_a_tiny_grid(tmp_path: Path, monkeypatch: pytest.Monkey
 
 # Grids on the levels with macros of a collection, which generators/goal_room_levels.py writes.
 ROOM_GRIDS = {"microban-rooms-stages": "microban_i", "xsokoban-rooms-stages": "xsokoban_90"}
+# Grids on the sets that generators/debian_levels.py downloads to downloads/levels.
+DOWNLOADED_GRIDS = sorted(p.stem for p in (ROOT / "generators").glob("*.toml") if "../downloads/levels/" in p.read_text())
 GRID_FILES = sorted(p.stem for p in (ROOT / "generators").glob("*.toml")
-                    if "\nencodings =" in p.read_text() and p.stem not in ROOM_GRIDS)
+                    if "\nencodings =" in p.read_text() and p.stem not in ROOM_GRIDS and p.stem not in DOWNLOADED_GRIDS)
 
 
 @pytest.mark.parametrize("name", GRID_FILES)
@@ -307,6 +310,20 @@ def test_grids_on_levels_with_macros_run_each_level_the_script_writes_in_both_st
     levels = written.read_text().count(" with macros\n")
     assert levels > 0 and len(runs) == 2 * levels
     assert len({run.configuration for run in runs}) == 2  # forward stages alone, and stages in turn
+
+
+@pytest.mark.parametrize("name", DOWNLOADED_GRIDS)
+def test_grids_on_downloaded_levels_read_the_collection_the_script_writes(name: str, tmp_path: Path) -> None:
+    text = (ROOT / "generators" / f"{name}.toml").read_text()
+    (tmp_path / "generators").mkdir()
+    grid = tmp_path / "generators" / f"{name}.toml"
+    grid.write_text(text)
+    downloads = tmp_path / "downloads" / "levels"
+    downloads.mkdir(parents=True)
+    for file_name in re.findall(r"\.\./downloads/levels/([\w.]+)", text):  # stand-ins: two tiny levels each
+        (downloads / file_name).write_text("; a\n#####\n#@$.#\n#####\n\n; b\n######\n#@$ .#\n######\n")
+    runs, _ = read_spec(grid).runs()
+    assert runs and len(runs) % 2 == 0 and all(run.time_limit > 0 for run in runs)
 
 
 def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> None:

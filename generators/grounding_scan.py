@@ -1,0 +1,57 @@
+"""Time the grounding of every encoding family with each strategy it supports, alone, on one
+level: the base program and the first STEPS steps, no solving. A rule that gringo grounds
+badly shows as one slow pair (freeze's both_dead/4 took 17.5 s on Microban II 133 before it
+was rewritten; BENCHMARKS.md, "Levels never tuned on"):
+
+    python generators/grounding_scan.py downloads/levels/microban_ii.sok -l 133
+    python generators/grounding_scan.py ../shared/levels/xsokoban_90.sok -l 90 -e push-macro -e pull-route
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+import clingo
+
+from sokoasp.cli import run
+from sokoasp.families import ENCODINGS, Encoding, get_encoding
+from sokoasp.instance import program_facts
+from sokoasp.level import Level
+from sokoasp.loading import load_level
+from sokoasp.reverse import reverse_facts
+from sokoasp.session import encoding_paths
+from sokoasp.strategies import STRATEGIES, strategy_facts, strategy_paths
+
+
+def grounding_seconds(level: Level, encoding: Encoding, strategies: tuple[str, ...], steps: int) -> float:
+    control = clingo.Control(["--warn=none"])
+    for path in [*encoding_paths(encoding), *strategy_paths(strategies, encoding.name)]:
+        control.load(str(path))
+    facts = reverse_facts(level) if encoding.reverse else program_facts(level)
+    control.add("base", [], facts + strategy_facts(strategies, encoding.name, level))
+    began = time.perf_counter()
+    control.ground([("base", [])])
+    for step in range(1, steps + 1):
+        control.ground([("step", [clingo.Number(step)]), ("check", [clingo.Number(step)])])
+    return time.perf_counter() - began
+
+
+@click.command(help=__doc__)
+@click.argument("level_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-l", "--level", "which", help="Which level of a collection (number or title).")
+@click.option("-e", "--encoding", "names", multiple=True, help="An incremental family (repeatable; default: all).")
+@click.option("--steps", default=2, show_default=True, type=click.IntRange(min=0), help="Steps grounded after the base.")
+def main(level_file: Path, which: str | None, names: tuple[str, ...], steps: int) -> None:
+    level = load_level(level_file, which).level
+    families = [get_encoding(name) for name in names] or [e for e in ENCODINGS.values() if e.incremental and not e.planner]
+    click.echo("encoding\tstrategy\tseconds")
+    for encoding in families:
+        for strategies in [(), *((name,) for name, s in STRATEGIES.items() if encoding.name in s.encodings)]:
+            seconds = grounding_seconds(level, encoding, strategies, steps)
+            click.echo(f"{encoding.name}\t{'+'.join(strategies) or '-'}\t{seconds:.2f}")
+
+
+if __name__ == "__main__":
+    run(main)
