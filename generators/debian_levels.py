@@ -73,9 +73,8 @@ def map_files(deb: bytes) -> dict[str, str]:
 
 
 def board_text(map_text: str) -> str:
-    """The board of a map file: its comment lines (";") and metadata lines dropped."""
-    board = [line for line in map_text.splitlines() if line.strip() and line.lstrip()[0] in "#@+$*. -_"]
-    return "\n".join(line.rstrip() for line in board if not line.startswith(";"))
+    """The board of a map file: its comment lines (";") and metadata lines ("Author: ...") dropped."""
+    return "\n".join(line.rstrip() for line in map_text.splitlines() if line.strip() and line.lstrip()[0] in "#@+$*.-_")
 
 
 def collection(maps: dict[str, str], prefix: str) -> str:
