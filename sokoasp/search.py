@@ -29,6 +29,10 @@ def region_from(floor: frozenset[Cell], blocked: frozenset[Cell] | set[Cell], st
     return frozenset(seen)
 
 
+State = tuple[frozenset[Cell], Cell]  # the boxes, and the player's region by its least square
+Step = tuple[State, Cell, Cell]  # the state before, the box pushed and the direction
+
+
 def push_optimum(level: Level, node_limit: int = 50_000) -> int | None:
     """Fewest pushes, or None when the budget runs out first (or the level is unsolvable)."""
     pushes = optimal_pushes(level, node_limit)
@@ -38,9 +42,8 @@ def push_optimum(level: Level, node_limit: int = 50_000) -> int | None:
 def optimal_pushes(level: Level, node_limit: int = 50_000) -> list[tuple[Cell, Cell]] | None:
     """A plan with the fewest pushes, as (box square, direction) pairs, or None when the budget
     runs out first (or the level is unsolvable)."""
-    State = tuple[frozenset[Cell], Cell]  # the boxes, and the player's region by its least square
     start_region = player_region(level.floor, level.boxes, level.player)
-    came_from: dict[State, tuple[State, Cell, Cell] | None] = {(level.boxes, min(start_region)): None}
+    came_from: dict[State, Step | None] = {(level.boxes, min(start_region)): None}
     queue = deque([(level.boxes, start_region)])
     while queue:
         boxes, region = queue.popleft()
@@ -62,8 +65,7 @@ def optimal_pushes(level: Level, node_limit: int = 50_000) -> list[tuple[Cell, C
     return None
 
 
-def pushes_to(came_from: dict[tuple[frozenset[Cell], Cell], tuple[tuple[frozenset[Cell], Cell], Cell, Cell] | None],
-              state: tuple[frozenset[Cell], Cell]) -> list[tuple[Cell, Cell]]:
+def pushes_to(came_from: dict[State, Step | None], state: State) -> list[tuple[Cell, Cell]]:
     """The pushes that led the search from its start to ``state``."""
     pushes = []
     step = came_from[state]
