@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 import click
 
 from sokoasp.cli import run
-from sokoasp.errors import InputError
+from sokoasp.errors import SokoaspError
 
 URL = "http://deb.debian.org/debian/pool/main/c/caveexpress/cavepacker-data_2.5.2-1_all.deb"
 SHA256 = "22474be83a49e8432c2021e6a1d6616677832b5c889b508fff1b2814174f4b0d"
@@ -40,9 +40,9 @@ def download(url: str, expected: str) -> bytes:
         with urllib.request.urlopen(url, timeout=60) as response:
             data: bytes = response.read()
     except OSError as error:
-        raise InputError(f"{url}: cannot download ({error})") from error
+        raise SokoaspError(f"{url}: cannot download ({error})") from error
     if hashlib.sha256(data).hexdigest() != expected:
-        raise InputError(f"{url}: SHA-256 is not the pinned {expected}")
+        raise SokoaspError(f"{url}: SHA-256 is not the pinned {expected}")
     return data
 
 
@@ -56,7 +56,7 @@ def ar_member(archive: bytes, name: str) -> bytes:
         if member == name:
             return archive[position + 60:position + 60 + size]
         position += 60 + size + size % 2
-    raise InputError(f"the package has no {name}")
+    raise SokoaspError(f"the package has no {name}")
 
 
 def map_files(deb: bytes) -> dict[str, str]:

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-from sokoasp.errors import InputError
+from sokoasp.errors import SokoaspError
 from sokoasp.xsb import read_levels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +62,15 @@ def test_a_package_becomes_collections_in_file_order() -> None:
     assert [len(level.floor) for level in levels] == [3, 4]
 
 
-def test_a_package_without_the_member_is_an_input_error() -> None:
-    with pytest.raises(InputError, match="no data.tar.xz"):
+def test_a_package_without_the_member_is_an_error() -> None:
+    with pytest.raises(SokoaspError, match="no data.tar.xz"):
         script().ar_member(b"!<arch>\n", "data.tar.xz")
+
+
+def test_a_download_that_is_not_the_pinned_package_is_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other.deb"
+    other.write_bytes(b"!<arch>\n")
+    with pytest.raises(SokoaspError, match="SHA-256 is not the pinned"):
+        script().download(other.as_uri(), "0" * 64)
+    with pytest.raises(SokoaspError, match="cannot download"):
+        script().download((tmp_path / "missing.deb").as_uri(), "0" * 64)
