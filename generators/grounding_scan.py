@@ -9,33 +9,23 @@ was rewritten; BENCHMARKS.md, "Levels never tuned on"):
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import click
-import clingo
 
 from sokoasp.cli import run
 from sokoasp.families import ENCODINGS, Encoding, get_encoding
-from sokoasp.instance import program_facts
 from sokoasp.level import Level
 from sokoasp.loading import load_level
-from sokoasp.reverse import reverse_facts
-from sokoasp.session import encoding_paths
-from sokoasp.strategies import STRATEGIES, strategy_facts, strategy_paths
+from sokoasp.session import Clock, Session, SolveConfig
+from sokoasp.strategies import STRATEGIES
 
 
 def grounding_seconds(level: Level, encoding: Encoding, strategies: tuple[str, ...], steps: int) -> float:
-    control = clingo.Control(["--warn=none"])
-    for path in [*encoding_paths(encoding), *strategy_paths(strategies, encoding.name)]:
-        control.load(str(path))
-    facts = reverse_facts(level) if encoding.reverse else program_facts(level)
-    control.add("base", [], facts + strategy_facts(strategies, encoding.name, level))
-    began = time.perf_counter()
-    control.ground([("base", [])])
-    for step in range(1, steps + 1):
-        control.ground([("step", [clingo.Number(step)]), ("check", [clingo.Number(step)])])
-    return time.perf_counter() - began
+    """Seconds to ground the base and ``steps`` steps in the solver's own session."""
+    clock = Clock()
+    Session(level, encoding, SolveConfig(encoding=encoding.name, strategies=strategies), clock).ground_up_to(steps)
+    return clock.ground
 
 
 @click.command(help=__doc__)
