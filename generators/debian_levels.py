@@ -1,7 +1,7 @@
 """Fetch level collections that the project never tuned on, for measuring how its solvers
 generalise: Debian's cavepacker-data package holds David W. Skinner's Microban II (135
 levels) and Sasquatch I-IX (50 each, from KSokoban), GRIGoRusha's levels (140 + 40 special,
-public domain) and XSokoban's 90. The package is downloaded from deb.debian.org at a pinned
+public domain) and XSokoban's 90 (not written: ../shared/levels has them). The package is downloaded from deb.debian.org at a pinned
 version and checked against its SHA-256; only the standard library is used (a .deb is an ar
 archive holding data.tar.xz). Each set is written as one XSB collection, its levels in the
 package's order, each titled by its map file:

@@ -17,6 +17,8 @@ from sokoasp.errors import SokoaspError
 from sokoasp.xsb import read_levels
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
 def map_file(row: str) -> str:
     wall = "#" * len(row)
     return f"; 1\n\n{wall}\n{row}\n{wall}\nAuthor: somebody\nTitle: one\n"
