@@ -1,9 +1,12 @@
 """Reading and writing XSB / .sok level text, single levels and collections.
 
 ``#`` wall, `` ``/``-``/``_`` floor, ``$`` box, ``.`` goal, ``*`` box on goal, ``@`` player,
-``+`` player on goal. Lines starting with ``;`` are comments; the last comment before a
-board is its title. The column of a character is its x coordinate, its line within the
-board its y, so the usual outer wall sits at x = 0 / y = 0 and the floor starts at 1.
+``+`` player on goal; the Sokoban File Format's letters ``p``/``P``/``b``/``B`` for ``@``/``+``/``$``/``*``.
+Lines starting with ``;`` are comments; the last comment before a board is its title. A board
+row may be run-length encoded (``7#``, ``3(#-)``), several rows on one line split by ``|``;
+inside a board, a row of only ``-``/``_`` is an empty interior row, not the board's end.
+The column of a character is its x coordinate, its row within the board its y, so the usual
+outer wall sits at x = 0 / y = 0 and the floor starts at 1.
 """
 
 from __future__ import annotations
@@ -13,49 +16,110 @@ from dataclasses import dataclass
 from .errors import InputError
 from .level import DIRECTIONS, Cell, Level, add
 
-BOARD_CHARS = set("#@+$*.-_ ")
+BOARD_CHARS = set("#@+$*.-_ pPbB")
+RUN_CHARS = set("0123456789()|")  # run-length encoding: counts, groups, and the row separator
+SYNONYMS = str.maketrans("pPbB-_", "@+$*  ")  # the SOK format's letters and floor marks, as XSB
 
 
 @dataclass(frozen=True)
 class BoardText:
-    """The raw lines of one board and where they start in the file."""
+    """The rows of one board (in XSB characters), the file line of each, and the title."""
 
     rows: list[str]
-    first_line: int
+    lines: list[int]
     title: str
+
+    @property
+    def first_line(self) -> int:
+        return self.lines[0]
 
 
 def split_collection(text: str, source: str) -> list[BoardText]:
     """Split a file into its boards; text lines between boards are titles or notes."""
     boards: list[BoardText] = []
     rows: list[str] = []
-    first = 0
+    lines: list[int] = []
     title = ""
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
-        if is_board_line(line):
-            bad = next((c for c in line if c not in BOARD_CHARS), None)
-            if bad is not None:
-                col = line.index(bad) + 1
-                raise InputError(f"unknown character {bad!r} in column {col}", source, number)
-            if not rows:
-                first = number
-            rows.append(line)
+        found = board_rows(line, source, number)
+        if found is None and rows and is_interior_row(line):
+            found = [line]
+        if found is not None:
+            rows += [row.translate(SYNONYMS) for row in found]
+            lines += [number] * len(found)
             continue
         if rows:
-            boards.append(BoardText(rows, first, title))
-            rows, title = [], ""
+            boards.append(BoardText(rows, lines, title))
+            rows, lines, title = [], [], ""
         stripped = line.strip()
         if stripped.startswith(";"):
             title = stripped.lstrip(";").strip()
         elif stripped.lower().startswith("title:") and boards and not boards[-1].title:
             last = boards[-1]
-            boards[-1] = BoardText(last.rows, last.first_line, stripped[6:].strip())
+            boards[-1] = BoardText(last.rows, last.lines, stripped[6:].strip())
     if rows:
-        boards.append(BoardText(rows, first, title))
+        boards.append(BoardText(rows, lines, title))
     if not boards:
         raise InputError("no Sokoban board found (empty file or no '#' walls)", source)
     return boards
+
+
+def board_rows(line: str, source: str, number: int) -> list[str] | None:
+    """The board rows a text line holds (run-length encoding expanded), or None for a line of
+    text (a title, a note, a blank line)."""
+    if is_run_length_line(line):
+        rows = [row.rstrip() for row in expand_runs(line.strip(), source, number).split("|")]
+        return rows if any("#" in row for row in rows) else None
+    if not is_board_line(line):
+        return None
+    bad = next((c for c in line if c not in BOARD_CHARS), None)
+    if bad is not None:
+        raise InputError(f"unknown character {bad!r} in column {line.index(bad) + 1}", source, number)
+    return [line]
+
+
+def is_run_length_line(line: str) -> bool:
+    """A board line written with counts or ``|`` (a line of digits alone is a title)."""
+    stripped = line.strip()
+    return (any(c in RUN_CHARS for c in stripped) and set(stripped) <= BOARD_CHARS | RUN_CHARS
+            and "#" in stripped)
+
+
+def expand_runs(text: str, source: str, number: int) -> str:
+    """``3#`` -> ``###``, ``2(#-)`` -> ``#-#-`` (groups may nest); ``|`` is kept."""
+    expanded, position = expand_group(text, 0, source, number)
+    if position < len(text):
+        raise InputError(f"run-length encoding: unmatched ')' in column {position + 1}", source, number)
+    return expanded
+
+
+def expand_group(text: str, position: int, source: str, number: int) -> tuple[str, int]:
+    """Expand from ``position`` to the end of the text or to a ``)``; return the text and the
+    position reached."""
+    pieces: list[str] = []
+    while position < len(text) and text[position] != ")":
+        start = position
+        while position < len(text) and text[position].isdigit():
+            position += 1
+        count = int(text[start:position]) if position > start else 1
+        if position == len(text) or text[position] == ")":
+            raise InputError(f"run-length encoding: the count in column {start + 1} repeats nothing", source, number)
+        if text[position] == "(":
+            piece, position = expand_group(text, position + 1, source, number)
+            if position == len(text):
+                raise InputError(f"run-length encoding: '(' in column {start + 1} is never closed", source, number)
+        else:
+            piece = text[position]
+        pieces.append(piece * count)
+        position += 1
+    return "".join(pieces), position
+
+
+def is_interior_row(line: str) -> bool:
+    """An empty row inside a board, written with ``-`` or ``_`` so it does not end the board."""
+    stripped = line.strip()
+    return bool(stripped) and set(stripped) <= set("-_")
 
 
 def is_board_line(line: str) -> bool:
@@ -77,7 +141,7 @@ def board_to_level(board: BoardText, source: str) -> Level:
                 boxes.add(cell)
             if char in ".*+":
                 goals.add(cell)
-    line_of = lambda cell: board.first_line + cell[1]  # noqa: E731
+    line_of = lambda cell: board.lines[cell[1]]  # noqa: E731
     if not players:
         raise InputError("the level has no player ('@' or '+')", source, board.first_line)
     if len(players) > 1:
@@ -101,7 +165,7 @@ def flood_floor(starts: list[Cell], walls: set[Cell], board: BoardText, source: 
             raise InputError(
                 f"the board is open: the floor reaches the outside at column {x + 1}",
                 source,
-                board.first_line + min(max(y, 0), height - 1),
+                board.lines[min(max(y, 0), height - 1)],
             )
         for delta in DIRECTIONS.values():
             nxt = add(cell, delta)

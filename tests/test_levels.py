@@ -68,6 +68,47 @@ def test_xsb_characters_and_floor_variants() -> None:
     assert level.player == (1, 1) and level.goals == {(1, 1), (3, 1)} and level.boxes == {(3, 1), (5, 1)}
 
 
+CLAIRE = "#######\n#.@ # #\n#$* $ #\n#   $ #\n# ..  #\n#  *  #\n#######\n"  # Lee J Haywood
+
+
+def test_run_length_encoded_rows_read_as_written_out() -> None:
+    """The Sokoban wiki's example: counts before a character, rows split by '|'."""
+    encoded = "; Claire\n7#|#.@-#-#|#$*-$-#|#3-$-#|#-2.2-#|#2-*2-#|7#\n"
+    assert read_levels(encoded, "rle") == read_levels("; Claire\n" + CLAIRE, "xsb")
+
+
+def test_run_length_groups_and_rows_over_several_lines() -> None:
+    encoded = "5#|#@$.#\n3(#)2#\n"
+    assert read_levels(encoded, "rle") == read_levels("#####\n#@$.#\n#####\n", "xsb")
+
+
+def test_sok_format_letters_for_player_and_boxes() -> None:
+    assert read_levels("#######\n#pb.B #\n#######\n", "t") == read_levels("#######\n#@$.* #\n#######\n", "t")
+    assert read_levels("#####\n#P$ #\n#b. #\n#####\n", "t") == read_levels("#####\n#+$ #\n#$. #\n#####\n", "t")
+
+
+def test_an_empty_interior_row_does_not_end_the_board() -> None:
+    """A row of '-' inside a board (here between the level and a walled-in ornament) keeps
+    the board whole; a blank line would end it."""
+    level = read_levels("#####\n#@$.#\n#####\n-\n###\n#*#\n###\n", "t")[0]
+    assert level.boxes == {(2, 1), (1, 5)} and level.goals == {(3, 1), (1, 5)}
+
+
+@pytest.mark.parametrize("row,problem", [("5#|#@$.#|5", "repeats nothing"),
+                                         ("5#|#@$.#|3(#", "never closed"),
+                                         ("5#|#@$.#|5#)", "unmatched")])
+def test_bad_run_length_encoding_names_line_and_column(row: str, problem: str) -> None:
+    with pytest.raises(InputError, match=problem) as caught:
+        read_levels("; title\n" + row + "\n", "bad.sok")
+    assert "bad.sok:2:" in str(caught.value)
+
+
+def test_errors_in_run_length_rows_name_their_own_line() -> None:
+    with pytest.raises(InputError, match="open") as caught:
+        read_levels("; t\n5#\n#@$.-|5#\n", "open.sok")
+    assert "open.sok:3:" in str(caught.value)
+
+
 @pytest.mark.skipif(not SHARED.exists(), reason="shared levels not present")
 def test_collections_load_with_titles() -> None:
     levels_ = load_all(SHARED / "microban_i.sok")
