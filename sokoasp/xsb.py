@@ -69,7 +69,7 @@ def board_rows(line: str, source: str, number: int) -> list[str] | None:
     """The board rows a text line holds (run-length encoding expanded), or None for a line of
     text (a title, a note, a blank line)."""
     if is_run_length_line(line):
-        rows = [row.rstrip() for row in expand_runs(line.strip(), source, number).split("|")]
+        rows = [row.rstrip() for row in expand_runs(line, source, number).split("|")]
         return rows if any("#" in row for row in rows) else None
     if not is_board_line(line):
         return None
