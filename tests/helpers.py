@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
 import clingo
 from oracle import bfs_pushes, bfs_slides
 
@@ -11,6 +15,17 @@ from sokoasp.families import ENCODINGS
 from sokoasp.level import Level
 from sokoasp.simulator import replay
 from sokoasp.xsb import read_levels
+
+GENERATORS = Path(__file__).resolve().parent.parent / "generators"
+
+
+def generator_script(name: str) -> ModuleType:
+    """A script of generators/ (``name`` without .py), imported as a module."""
+    spec = importlib.util.spec_from_file_location(name, GENERATORS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def level_of(text: str) -> Level:

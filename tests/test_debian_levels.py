@@ -4,7 +4,6 @@ a package built here, so no download is needed."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import lzma
 import tarfile
@@ -12,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import generator_script
 
 from sokoasp.errors import SokoaspError
 from sokoasp.xsb import read_levels
@@ -25,11 +25,7 @@ def map_file(row: str) -> str:
 
 
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("debian_levels", ROOT / "generators" / "debian_levels.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return generator_script("debian_levels")
 
 
 def tar_xz(files: dict[str, str]) -> bytes:

@@ -8,8 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import generator_script
 
 from sokoasp.errors import ExitCode
+from sokoasp.level import Level
+from sokoasp.loading import load_level
+from sokoasp.search import push_optimum
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted(path.name for path in (ROOT / "generators").glob("*.py"))
@@ -32,3 +36,21 @@ def test_a_bad_level_in_a_collection_is_named_with_its_file_and_line(name: str, 
     done = run_script(name, str(collection), *(["-l", "2"] if name == "room_stages_alone.py" else []))
     assert done.returncode == ExitCode.INPUT_ERROR
     assert "Traceback" not in done.stderr and f"{collection}:7: the level has 1 box(es) but 2 goal(s)" in done.stderr
+
+
+def test_placement_profile_names_the_push_after_which_boxes_stay_on_goals() -> None:
+    placements_for_good = generator_script("placement_profile").placements_for_good
+    corridor = Level(frozenset((x, 1) for x in range(1, 7)), frozenset({(2, 1)}), frozenset({(3, 1)}), (1, 1))
+    on_off_on = [((2, 1), (1, 0)), ((3, 1), (1, 0)), ((4, 1), (-1, 0))]  # onto the goal, off it, back
+    assert placements_for_good(corridor, on_off_on) == [3]
+
+
+def test_placement_profile_ends_with_the_push_optimum() -> None:
+    levels = ROOT / "instances" / "microban_1-5.sok"
+    done = run_script("placement_profile.py", str(levels), "-l", "1,3")
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("\t") for line in done.stdout.splitlines()[1:]]
+    for number, (title, boxes, pushes, _, profile) in zip(("1", "3"), rows, strict=True):
+        level = load_level(levels, number).level
+        assert title == level.title and int(boxes) == len(level.boxes)
+        assert int(pushes) == push_optimum(level) == int(profile.split(", ")[-1])
