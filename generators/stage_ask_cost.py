@@ -20,7 +20,8 @@ from sokoasp.families import get_encoding
 from sokoasp.level import Level
 from sokoasp.loading import load_level
 from sokoasp.session import Clock, SolveConfig
-from sokoasp.staged import StageControl, StageEnds, StageGoal, stage_facts
+from sokoasp.stage_ends import StageEnds, StageGoal
+from sokoasp.stage_session import StageControl, stage_facts
 
 
 def ask_seconds(level: Level, family: str, grounded: int, horizon: int, repeats: int) -> tuple[float, float]:

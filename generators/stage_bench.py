@@ -28,7 +28,8 @@ from sokoasp.level import Level
 from sokoasp.loading import load_all
 from sokoasp.record import read_record
 from sokoasp.session import Clock, SolveConfig
-from sokoasp.staged import StageGoal, StageSession, state_after
+from sokoasp.stage_ends import StageGoal, state_after
+from sokoasp.stage_session import StageSession
 
 
 def states_on(level: Level, plan: str, shares: list[float]) -> list[tuple[float, Level]]:

@@ -55,7 +55,9 @@ from .level import DIRECTIONS, Cell, Level, add
 from .plans import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
 from .search import player_region
 from .session import Clock, Session, SolveConfig, horizons
-from .staged import PASS_STAGES, TRAP_SHARE, TRAP_TIME_SHARE, WIDTH, StartExternals, atom
+from .stage_ends import atom
+from .stage_session import StartExternals
+from .staged import PASS_STAGES, TRAP_SHARE, TRAP_TIME_SHARE, WIDTH
 from .traps import Traps
 
 STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals

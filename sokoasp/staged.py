@@ -30,7 +30,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   otherwise spends the whole budget backtracking among the last stages of its first pass), and
   each pass after the first makes a share of random decisions of its own (``bands.RANDOM_DECISIONS``,
   randomized restarts);
-- all stages share one clingo session (``StageSession``): the start state, the goal count and
+- all stages share one clingo session (``StageSession``, sokoasp/stage_session.py): the start state, the goal count and
   the careful tries' preferences are external atoms, so a stage grounds only new steps; the
   horizons are asked in controls by length (``sokoasp.bands``), as every grounded step
   slows every solve call and most stage plans are short;
@@ -54,22 +54,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-import clingo
-
-from .bands import Bands
-from .deadlocks import dead_fence, dead_freeze, dead_group
 from .errors import InputError
-from .families import Encoding, encodings_dir, get_encoding
-from .filling import blocking_pairs, each_box_reaches_a_goal, fills_jointly
-from .instance import program_facts
-from .level import DIRECTIONS, Cell, Level, add
-from .plans import PlanExtractor, Route, extract_plan, pushes_plan, reverse_route_pushes, route_steps
-from .reverse import reverse_facts, turned_round
+from .families import Encoding, get_encoding
+from .level import Cell, Level
+from .reverse import turned_round
 from .search import player_region
-from .session import Clock, Progress, Session, SolveConfig, horizons
-from .simulator import replay
+from .session import Clock, Progress, SolveConfig
+from .stage_ends import StageGoal, StagePlan
+from .stage_session import StageSession
 from .strategies import get_strategy
-from .traps import Traps
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
@@ -81,42 +74,6 @@ TRAP_TIME_SHARE = 0.1  # and all trap proofs together at most this share of the 
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
 STAGE_STRATEGIES = ("dead", "freeze", "pairs", "clutter", "wbtc", "straight", "commute", "guide", "inertia")
-
-
-@dataclass(frozen=True)
-class StagePlan:
-    """Stage plans joined: forwards the LURD moves; backwards (pull-route stages) the pull
-    routes, in the order found (from the goals back to the start)."""
-
-    moves: str = ""
-    routes: tuple[Route, ...] = ()
-
-    def __add__(self, other: StagePlan) -> StagePlan:
-        return StagePlan(self.moves + other.moves, self.routes + other.routes)
-
-    def moved_onto(self, start: Level) -> frozenset[Cell]:
-        """Every square a box is pushed (backwards: pulled) onto on the way from ``start``:
-        a box that stands on none of them at the end has not moved."""
-        if self.routes:
-            return frozenset(drop for _, drop, _ in self.routes)
-        squares, player = set(), start.player
-        for move in self.moves:
-            player = add(player, DIRECTIONS[move.lower()])
-            if move.isupper():
-                squares.add(add(player, DIRECTIONS[move.lower()]))
-        return frozenset(squares)
-
-    def describe(self) -> str:
-        if self.routes:
-            return f"{len(self.routes)} box route{'s' * (len(self.routes) != 1)} pulled"
-        return f"{len(self.moves)} moves"
-
-    def lurd(self, level: Level) -> str:
-        """The plan from ``level``'s start: the moves, or the routes played back as pushes."""
-        if not self.routes:
-            return self.moves
-        return pushes_plan(level, reverse_route_pushes(level, list(self.routes)))
-
 
 @dataclass
 class StagedOutcome:
@@ -181,275 +138,6 @@ def stage_config(config: SolveConfig, family: str) -> SolveConfig:
     kept = tuple(name for name in config.strategies
                  if name in STAGE_STRATEGIES and family in get_strategy(name).encodings)
     return replace(config, encoding=family, strategies=kept, staged=None, stage_encoding=None)
-
-
-@dataclass(frozen=True)
-class StageGoal:
-    """What one stage asks for: at least ``need`` boxes on goals, in none of the ``avoid``
-    states (same boxes, player in the same region), with a filled-goal set unlike each of
-    ``other_than``; ``keep_live`` switches subgoal-live.lp on (every other box can still reach a
-    free goal); ``keep_fillable`` takes only end states that pass ``filling.fillable`` (the
-    empty goals can be filled around the full ones) and switches subgoal-order.lp on."""
-
-    need: int
-    avoid: tuple[Level, ...] = ()
-    other_than: tuple[Level, ...] = ()
-    keep_live: bool = False
-    keep_fillable: bool = False
-    player_anywhere: bool = False  # backwards, the first stage: the player may start on any free square
-
-
-def atom(name: str, cell: tuple[int, int], horizon: int) -> clingo.Symbol:
-    return clingo.Function(name, [clingo.Number(cell[0]), clingo.Number(cell[1]), clingo.Number(horizon)])
-
-
-def filled_goals_nogood(end: Level, horizon: int) -> list[tuple[clingo.Symbol, bool]]:
-    """The literals of ending at ``horizon`` with the goals filled as in ``end``."""
-    return [(atom("box", goal, horizon), goal in end.boxes) for goal in sorted(end.goals)]
-
-
-def state_nogood(end: Level, horizon: int, boxes: frozenset[Cell] | None = None) -> list[tuple[clingo.Symbol, bool]]:
-    """The literals of ending at ``horizon`` in ``end``: its boxes (or just ``boxes`` of them,
-    wherever the others are), the player in its region."""
-    return boxes_nogood(end.boxes if boxes is None else boxes, horizon, end.player)
-
-
-def boxes_nogood(boxes: frozenset[Cell], horizon: int, player: Cell | None) -> list[tuple[clingo.Symbol, bool]]:
-    """The literals of ending at ``horizon`` with boxes on ``boxes``, wherever the others are,
-    and the player able to walk to ``player`` (None: anywhere)."""
-    side = [] if player is None else [(atom("region", player, horizon), True)]
-    return [(atom("box", box, horizon), True) for box in sorted(boxes)] + side
-
-
-def filled(state: Level) -> frozenset[tuple[int, int]]:
-    return state.goals & state.boxes
-
-
-def read_stage(state: Level, symbols: list[clingo.Symbol], reverse: bool) -> tuple[StagePlan, Level]:
-    """A stage model's plan and the state it ends in. Backwards, ``state`` is the level turned
-    round (``turned_round``) and the routes are pulls."""
-    if not reverse:
-        moves = extract_plan(state, symbols, "push")
-        return StagePlan(moves=moves), state_after(state, moves)
-    routes = tuple(route_steps(symbols))
-    boxes, player = set(state.boxes), state.player
-    for lift, drop, stand in routes:
-        boxes.remove(lift)
-        boxes.add(drop)
-        player = stand if stand is not None else player
-    return StagePlan(routes=routes), Level(state.floor, frozenset(boxes), state.goals, player, state.title)
-
-
-class StageEnds(PlanExtractor):
-    """Keeps the first model whose end state ``goal`` allows. For every other one it adds
-    nogoods, valid for this solve call, and lets clingo go on to the next model: against the
-    boxes of a group or corral deadlock (``deadlocks.dead_group``, ``deadlocks.dead_fence``, in
-    every try: no plan exists from there) wherever the other boxes stand; forwards, against
-    frozen boxes with the squares they leave too few boxes on for some goals
-    (``deadlocks.dead_freeze``); against the exact state for an ``avoid`` state or for boxes
-    that block each other where they stand (``filling.fills_jointly``), else against the set
-    of filled goals (a filled-goal set some box cannot get round mostly fails wherever the
-    other boxes stand)."""
-
-    def __init__(self, state: Level, goal: StageGoal, reverse: bool, traps: Traps | None = None) -> None:
-        super().__init__()
-        self.state, self.goal, self.reverse, self.traps = state, goal, reverse, traps
-        self.horizon = 0
-        self.kept: tuple[StagePlan, Level] | None = None  # the plan of the model kept, and its end state
-        self.seconds = 0.0  # spent reading and testing end states (clasp waits meanwhile)
-
-    def on_model(self, model: clingo.Model) -> bool:
-        began = time.perf_counter()
-        go_on = self.test(model)
-        self.seconds += time.perf_counter() - began
-        return go_on
-
-    def test(self, model: clingo.Model) -> bool:
-        """Keep the model (False: stop) or turn its end state away with nogoods (True: go on)."""
-        symbols = list(model.symbols(shown=True))
-        plan, end = read_stage(self.state, symbols, self.reverse)
-        nogoods = self.nogoods(end, plan.moved_onto(self.state))
-        if not nogoods:
-            self.symbols, self.found, self.kept = symbols, True, (plan, end)
-            return False
-        for nogood in nogoods:
-            model.context.add_nogood(nogood)
-        return True
-
-    def nogoods(self, end: Level, moved_onto: frozenset[Cell]) -> list[list[tuple[clingo.Symbol, bool]]]:
-        """The nogoods that turn ``end`` away, or none to keep it. ``moved_onto``: the squares
-        the stage's plan moved a box onto; a group of boxes none of which moved stood there with
-        the player on its side at the stage's start, and was tested then."""
-        moved = None if self.goal.player_anywhere else end.boxes & moved_onto
-        group = dead_group(end, pulls=self.reverse, moved=moved)
-        if group is not None:  # those boxes alone, with the player on a side where they are dead
-            boxes, players = group
-            if players is None:
-                return [boxes_nogood(boxes, self.horizon, None)]
-            return [boxes_nogood(boxes, self.horizon, cell) for cell in sorted(players)]
-        frozen = None if self.reverse else dead_freeze(end)
-        if frozen is not None:  # those boxes, and none on the empty squares
-            boxes, empty = frozen
-            empty_squares = [(atom("box", cell, self.horizon), False) for cell in sorted(empty)]
-            return [boxes_nogood(boxes, self.horizon, None) + empty_squares]
-        nogood = self.nogood(end)
-        return [] if nogood is None else [nogood]
-
-    def nogood(self, end: Level) -> list[tuple[clingo.Symbol, bool]] | None:
-        fence = dead_fence(end, pulls=self.reverse)
-        if fence is not None:
-            return state_nogood(end, self.horizon, fence)  # the fence's boxes alone: no plan from any such state
-        if self.traps is not None and self.traps.known_dead(end):
-            return state_nogood(end, self.horizon)
-        if self.goal.avoid:
-            region = player_region(end.floor, end.boxes, end.player)
-            if any(end.boxes == other.boxes and other.player in region for other in self.goal.avoid):
-                return state_nogood(end, self.horizon)
-        if any(filled(end) == filled(other) for other in self.goal.other_than):
-            return filled_goals_nogood(end, self.horizon)
-        if self.goal.keep_fillable and not each_box_reaches_a_goal(end, pulls=self.reverse):
-            return filled_goals_nogood(end, self.horizon)
-        if self.goal.keep_fillable and fills_jointly(end, pulls=self.reverse) is False:
-            return state_nogood(end, self.horizon)  # the boxes off the goals block each other where they stand
-        return None
-
-
-def stage_facts(level: Level, reverse: bool) -> str:
-    """The level's facts (``reverse``: turned round, sokoasp/reverse.py) without its boxes and
-    player (stage-start.lp takes those from externals), with the goal pairs of
-    subgoal-order.lp."""
-    facts = reverse_facts(level) if reverse else program_facts(level)
-    lines = [line for line in facts.splitlines() if not line.startswith("init(at(")]
-    pairs = blocking_pairs(turned_round(level), pulls=True) if reverse else blocking_pairs(level)
-    lines += [f"blocks({g[0]},{g[1]},{h[0]},{h[1]})." for g, h in pairs]
-    return "".join(line + "\n" for line in lines)
-
-
-class StageControl:
-    """One clingo control of a stage session: the level's facts (stage_facts) and the stage
-    programs, grounded step by step, with the start state, the goal count and the careful
-    tries' preferences as external atoms (stage-start.lp, subgoal.lp, subgoal-live.lp,
-    subgoal-order.lp; subgoal-pull.lp backwards)."""
-
-    def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, facts: str) -> None:
-        self.session = Session(level, encoding, config, clock, facts=facts, stepwise=True)
-        self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # StageEnds stops
-        names = ["stage-start.lp", "subgoal.lp", "subgoal-live.lp", "subgoal-order.lp"]
-        for name in names + (["subgoal-pull.lp"] if encoding.reverse else []):
-            self.session.control.load(str(encodings_dir() / name))
-        self.session.ground_base()
-        self.start = StartExternals(self.session.control, level.floor)
-        self.goal_count = len(level.goals)
-
-    def switch(self, state: Level, goal: StageGoal) -> None:
-        control = self.session.control
-        self.start.switch(state.boxes, None if goal.player_anywhere else state.player)
-        for count in range(1, self.goal_count + 1):
-            control.assign_external(clingo.Function("need", [clingo.Number(count)]), count == goal.need)
-        control.assign_external(clingo.Function("keep_live"), goal.keep_live)
-        control.assign_external(clingo.Function("keep_fillable"), goal.keep_fillable)
-
-
-class StageSession:
-    """The clingo sessions of every stage of a staged search, so that the steps grounded for one
-    stage serve the later ones, and what clasp learnt stays valid: one control
-    (``StageControl``) for each band of horizons (``sokoasp.bands``), as every grounded step
-    weighs on every solve call and most stage plans are short. A reverse family's session plans
-    backwards (subgoal-pull.lp): its states are those of the level turned round."""
-
-    def __init__(self, level: Level, config: SolveConfig, clock: Clock) -> None:
-        self.level, self.config = level, config
-        self.encoding = get_encoding(config.encoding)
-        self.reverse = self.encoding.reverse
-        self.max_horizon = config.max_horizon
-        self.facts = stage_facts(level, self.reverse)
-        self.bands = Bands(lambda clock: StageControl(level, self.encoding, config, clock, self.facts), clock)
-        self.ran_out = False  # the last plan() gave up for time, not after its last horizon
-        self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
-        self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
-        self.traps = Traps(turned_round(level) if self.reverse else level, pulls=self.reverse)  # kept across passes
-
-    @property
-    def lean(self) -> StageControl:
-        """The control of the shortest horizons, made with the session."""
-        return self.bands.first
-
-    def plan(self, state: Level, goal: StageGoal, clock: Clock, start: int = 1) -> tuple[StagePlan, Level] | None:
-        """The first plan from ``state`` that reaches ``goal`` and the state it ends in, or None
-        when no horizon of the schedule from ``start`` up to the maximum has one or the clock
-        runs out (``ran_out``); ``stopped_at`` is the horizon asked last."""
-        ends = StageEnds(state, goal, self.reverse, self.traps)
-        self.bands.new_question()
-        self.ran_out = False
-        try:
-            for t in horizons(1, self.max_horizon, self.encoding.jumps):
-                if t < start:
-                    continue
-                ends.horizon = self.stopped_at = t
-                outcome = None if clock.expired() else self.ask(t, state, goal, ends, clock)
-                if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
-                    self.ran_out = True
-                    return None
-                if outcome:
-                    return ends.kept
-            return None
-        finally:
-            self.test_seconds += ends.seconds
-
-    def ask(self, horizon: int, state: Level, goal: StageGoal, ends: StageEnds, clock: Clock) -> bool | None:
-        """Ask ``horizon`` in the control of its band, switched to ``state`` and ``goal``."""
-        def switch(control: StageControl) -> None:
-            control.switch(state, goal)
-            control.session.extractor, control.session.clock = ends, clock
-
-        return self.bands.control(horizon, clock, switch).session.ask(horizon)
-
-
-class StartExternals:
-    """stage-start.lp's externals in one control, switched to a stage's start state where they
-    change: a stage moves a few boxes of hundreds of squares, and each assignment by symbol
-    costs clingo a lookup (XSokoban 10: 1.9 s of a 30 s run went on 420 assignments a stage).
-    Made after the base part is grounded, which holds the externals."""
-
-    def __init__(self, control: clingo.Control, floor: frozenset[Cell]) -> None:
-        self.control = control
-        self.literals = {cell: (literal(control, "start_box", cell), literal(control, "start_player", cell)) for cell in floor}
-        self.boxes: frozenset[Cell] | None = None  # the state switched on last (None: none yet)
-        self.player: Cell | None = None
-
-    def switch(self, boxes: frozenset[Cell], player: Cell | None) -> None:
-        """Switch to ``boxes`` and ``player`` (None: the player anywhere)."""
-        if self.boxes is None:
-            cells: set[Cell] = set(self.literals)
-        else:
-            cells = set(boxes ^ self.boxes) | {cell for cell in (self.player, player) if cell is not None}
-        for cell in cells:
-            box, stand = self.literals[cell]
-            self.control.assign_external(box, cell in boxes)
-            self.control.assign_external(stand, cell == player)
-        self.boxes, self.player = boxes, player
-
-
-def literal(control: clingo.Control, name: str, cell: Cell) -> int:
-    """The program literal of the grounded atom ``name(X,Y)`` for ``cell``."""
-    atom = control.symbolic_atoms[clingo.Function(name, [clingo.Number(c) for c in cell])]
-    if atom is None:
-        raise RuntimeError(f"{name}{cell} was not grounded")
-    return atom.literal
-
-
-def plan_stage(state: Level, goal: StageGoal, config: SolveConfig, clock: Clock) -> str | None:
-    """The LURD moves of one forward stage in a session of its own."""
-    found = StageSession(state, config, clock).plan(state, goal, clock)
-    return None if found is None else found[0].moves
-
-
-def state_after(state: Level, plan: str) -> Level:
-    check = replay(state, plan)
-    if check.steps_done != len(plan):
-        raise RuntimeError(f"a stage plan failed replay: {check.problem}")
-    return Level(state.floor, check.boxes, state.goals, check.player, state.title)
-
 
 class StagedSearch:
     """A staged search in one push family (``config.encoding``, see ``stage_config``)."""

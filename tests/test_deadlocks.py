@@ -18,7 +18,7 @@ from test_filling import reachable_pull_states
 from sokoasp.analysis import dead_squares
 from sokoasp.deadlocks import dead_fence, dead_freeze, dead_group, fence_is_dead, frozen_boxes, near, near_triples, player_side
 from sokoasp.level import Level
-from sokoasp.staged import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
+from sokoasp.stage_ends import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
 
 CORPUS = multi_box_corpus(24, seed=11)
 

@@ -27,22 +27,9 @@ from sokoasp.reverse import turned_round
 from sokoasp.search import player_region
 from sokoasp.session import Clock, horizons
 from sokoasp.simulator import replay
-from sokoasp.staged import (
-    FINAL_STAGE_TIMES,
-    FIRST_STAGE_SECONDS,
-    StagedOutcome,
-    StagedSearch,
-    StageEnds,
-    StageGoal,
-    StagePlan,
-    StageSession,
-    StartExternals,
-    plan_stage,
-    read_stage,
-    solve_staged,
-    stage_config,
-    state_after,
-)
+from sokoasp.stage_ends import StageEnds, StageGoal, StagePlan, read_stage, state_after
+from sokoasp.stage_session import StageSession, StartExternals, plan_stage
+from sokoasp.staged import FINAL_STAGE_TIMES, FIRST_STAGE_SECONDS, StagedOutcome, StagedSearch, solve_staged, stage_config
 from sokoasp.xsb import write_level
 
 CORPUS = multi_box_corpus(16, seed=5)
@@ -330,7 +317,7 @@ def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch) -> None:
 
     def wander(self, state: Level, goal: StageGoal, start: int = 1):
         time.sleep(self.stage_seconds / 4)
-        return (staged.StagePlan(), state), start, True
+        return (StagePlan(), state), start, True
 
     monkeypatch.setattr(StagedSearch, "stage", wander)
     level = level_of(CORPUS[sorted(CORPUS)[0]])

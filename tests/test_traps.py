@@ -15,7 +15,9 @@ from sokoasp.analysis import dead_squares
 from sokoasp.deadlocks import dead_fence, dead_freeze, dead_group
 from sokoasp.level import Level
 from sokoasp.session import Clock, SolveConfig
-from sokoasp.staged import StagedSearch, StageEnds, StageGoal, StagePlan, state_nogood
+from sokoasp.stage_ends import StageEnds, StageGoal, StagePlan, state_nogood
+from sokoasp.stage_session import StageSession
+from sokoasp.staged import StagedSearch
 from sokoasp.traps import Traps, neighbourhoods
 
 # The empty goal at the top right can be filled only by a box pushed from the square left of it,
@@ -156,7 +158,7 @@ def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_or_the
     monkeypatch.setattr(Traps, "prove_dead", lambda self, state, seconds: asked.append(seconds) or False)
     trap = level_of(TRAP)
     search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
-    search.session = staged.StageSession(trap, search.config, Clock())
+    search.session = StageSession(trap, search.config, Clock())
     search.stage_seconds = 4.0
     search.began = time.perf_counter() - 1000.0  # the proofs' share: 100 s
     search.pass_end = time.perf_counter() + 60.0
