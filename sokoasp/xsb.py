@@ -19,6 +19,7 @@ from .level import DIRECTIONS, Cell, Level, add
 BOARD_CHARS = set("#@+$*.-_ pPbB")
 RUN_CHARS = set("0123456789()|")  # run-length encoding: counts, groups, and the row separator
 SYNONYMS = str.maketrans("pPbB-_", "@+$*  ")  # the SOK format's letters and floor marks, as XSB
+MOST_RUN_TEXT = 10_000  # characters one run-length encoded line may expand to (a file is data, not a bomb)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ def expand_group(text: str, position: int, source: str, number: int) -> tuple[st
     """Expand from ``position`` to the end of the text or to a ``)``; return the text and the
     position reached."""
     pieces: list[str] = []
+    length = 0
     while position < len(text) and text[position] != ")":
         start = position
         while position < len(text) and text[position].isdigit():
@@ -111,6 +113,10 @@ def expand_group(text: str, position: int, source: str, number: int) -> tuple[st
                 raise InputError(f"run-length encoding: '(' in column {start + 1} is never closed", source, number)
         else:
             piece = text[position]
+        length += len(piece) * count
+        if length > MOST_RUN_TEXT:
+            raise InputError(f"run-length encoding: the count in column {start + 1} makes the line longer than "
+                             f"{MOST_RUN_TEXT} characters", source, number)
         pieces.append(piece * count)
         position += 1
     return "".join(pieces), position

@@ -96,7 +96,9 @@ def test_an_empty_interior_row_does_not_end_the_board() -> None:
 
 @pytest.mark.parametrize("row,problem", [("5#|#@$.#|5", "repeats nothing"),
                                          ("5#|#@$.#|3(#", "never closed"),
-                                         ("5#|#@$.#|5#)", "unmatched")])
+                                         ("5#|#@$.#|5#)", "unmatched"),
+                                         ("5#|#@$.#|999(999(999#))", "longer than 10000 characters"),
+                                         ("5#|#@$.#|" + "9999#" * 3, "longer than 10000 characters")])
 def test_bad_run_length_encoding_names_line_and_column(row: str, problem: str) -> None:
     with pytest.raises(InputError, match=problem) as caught:
         read_levels("; title\n" + row + "\n", "bad.sok")
