@@ -75,6 +75,7 @@ TRAP_TIME_SHARE = 0.1  # and all trap proofs together at most this share of the 
 # out of the stages.
 STAGE_STRATEGIES = ("dead", "freeze", "pairs", "clutter", "wbtc", "straight", "commute", "guide", "inertia")
 
+
 @dataclass
 class StagedOutcome:
     """What the staged search found: a plan (not yet replayed from the start) or none."""
@@ -138,6 +139,7 @@ def stage_config(config: SolveConfig, family: str) -> SolveConfig:
     kept = tuple(name for name in config.strategies
                  if name in STAGE_STRATEGIES and family in get_strategy(name).encodings)
     return replace(config, encoding=family, strategies=kept, staged=None, stage_encoding=None)
+
 
 class StagedSearch:
     """A staged search in one push family (``config.encoding``, see ``stage_config``)."""
