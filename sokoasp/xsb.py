@@ -149,7 +149,7 @@ def board_to_level(board: BoardText, source: str) -> Level:
                 goals.add(cell)
     line_of = lambda cell: board.lines[cell[1]]  # noqa: E731
     if not players:
-        raise InputError("the level has no player ('@' or '+')", source, board.first_line)
+        raise InputError("the level has no player ('@', '+', 'p' or 'P')", source, board.first_line)
     if len(players) > 1:
         raise InputError("the level has more than one player", source, line_of(players[1]))
     floor = flood_floor([players[0], *sorted(boxes), *sorted(goals)], walls, board, source)
