@@ -23,6 +23,7 @@ class Encoding:
     planner: str = ""  # an external planner instead of clingo ("fast-downward")
     first_horizon: str = "pushes"  # proven lower bound the loop starts at: "pushes", "slides", "parallel-slides" or "boxes"
     reverse: bool = False  # plans backwards from the goals (sokoasp.reverse gives the facts)
+    reads_rim: bool = False  # reads the walls' parts, rim/3 (sokoasp.obstacles)
 
     @property
     def step_text(self) -> str:
@@ -59,11 +60,11 @@ ENCODINGS: dict[str, Encoding] = {
         Encoding("push-route", ("push-core.lp", "route-core.lp", "push-route.lp"), True, "push", "beyond the thesis",
                  "one box moved along any route per step, horizon grown x1.5: fewest box moves, not optimal",
                  jumps=True, proves_optimum=False, step="at most one box moved along a route of pushes",
-                 first_horizon="boxes"),
+                 first_horizon="boxes", reads_rim=True),
         Encoding("pull-route", ("push-core.lp", "route-core.lp", "pull-route.lp"), True, "push", "beyond the thesis",
                  "push-route backwards: boxes pulled from the goals to their start squares; fewest box moves, not optimal",
                  jumps=True, proves_optimum=False, step="at most one box pulled along a route (played back as pushes)",
-                 first_horizon="boxes", reverse=True),
+                 first_horizon="boxes", reverse=True, reads_rim=True),
         Encoding("fast-downward", (), True, "move", "IPC-style PDDL, A* with LM-cut",
                  "classical planner reference (pip install 'sokoasp[classical]'): move-optimal",
                  step="one move (PDDL action)", planner="fast-downward"),

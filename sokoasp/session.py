@@ -15,6 +15,7 @@ from .errors import InputError
 from .families import Encoding, encoding_paths, encodings_dir
 from .instance import program_facts
 from .level import Level
+from .obstacles import rim_facts
 from .plans import PlanExtractor
 from .reverse import reverse_facts
 from .strategies import strategy_clingo_args, strategy_facts, strategy_paths
@@ -123,6 +124,8 @@ class Session:
             self.control.load(str(encodings_dir() / "idle.lp"))
         if facts is None:
             facts = reverse_facts(level) if encoding.reverse else program_facts(level)
+        if encoding.reads_rim:
+            facts += rim_facts(level)
         self.control.add("base", [], facts + strategy_facts(config.strategies, encoding.name, level))
         self.checked: set[int] = set()  # horizons whose check(t) part is grounded
         self.rules = 0
