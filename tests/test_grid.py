@@ -315,13 +315,20 @@ def test_grids_on_levels_with_macros_run_each_level_the_script_writes_in_both_st
 @pytest.mark.parametrize("name", DOWNLOADED_GRIDS)
 def test_grids_on_downloaded_levels_read_the_collection_the_script_writes(name: str, tmp_path: Path) -> None:
     text = (ROOT / "generators" / f"{name}.toml").read_text()
+    shared = ROOT.parent / "shared" / "levels"
+    if "../../shared/levels/" in text:  # a grid on both: ../shared as it is, the downloads stood in for
+        if not shared.is_dir():
+            pytest.skip("the grid reads ../shared/levels too, which is not next to this checkout")
+        text = text.replace("../../shared/levels/", f"{shared}/")
     (tmp_path / "generators").mkdir()
     grid = tmp_path / "generators" / f"{name}.toml"
     grid.write_text(text)
     downloads = tmp_path / "downloads" / "levels"
     downloads.mkdir(parents=True)
-    for file_name in re.findall(r"\.\./downloads/levels/([\w.]+)", text):  # stand-ins: two tiny levels each
-        (downloads / file_name).write_text("; a\n#####\n#@$.#\n#####\n\n; b\n######\n#@$ .#\n######\n")
+    named = [int(n) for listed in re.findall(r'levels = "([\d,]+)"', text) for n in listed.split(",")]
+    stand_in = "#####\n#@$.#\n#####\n"  # tiny levels, as many as the grid names (two at least)
+    for file_name in re.findall(r"\.\./downloads/levels/([\w.]+)", text):
+        (downloads / file_name).write_text("\n".join(f"; {n}\n{stand_in}" for n in range(1, max([2, *named]) + 1)))
     runs, _ = read_spec(grid).runs()
     assert runs and len(runs) % 2 == 0 and all(run.time_limit > 0 for run in runs)
 
