@@ -15,7 +15,7 @@ import clingo
 from helpers import level_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle import one_box_routes, parse, region
+from oracle import STEPS, one_box_routes, parse, region
 
 from sokoasp import SolveConfig
 from sokoasp.families import get_encoding
@@ -23,13 +23,12 @@ from sokoasp.level import Level
 from sokoasp.obstacles import obstacle_parts
 from sokoasp.session import Clock, Session
 
-SIDES = ((1, 0), (0, 1), (-1, 0), (0, -1))
 FAMILIES = ("push-route", "pull-route")
 
 
 def random_text(seed: int) -> str:
     """A walled rectangle with scattered walls and many boxes (clusters that touch no wall
-    included), the player on a floor square, as many goals as boxes."""
+    included) and the player on a free square; no goals (``with_goals`` adds them)."""
     rng = random.Random(seed)
     width, height = rng.randint(3, 8), rng.randint(3, 8)
     walls, boxes = rng.uniform(0, 0.25), rng.uniform(0.2, 0.5)
@@ -85,7 +84,7 @@ def flooded_besides(text: str, lift: tuple[int, int], family: str) -> set[tuple[
     for start in starts:
         for at, me in one_box_routes(floor, others, lift, start, pulls):
             walk = region(floor, others | {at}, me)
-            found |= {(at, (at[0] + dx, at[1] + dy)) for dx, dy in SIDES if (at[0] + dx, at[1] + dy) in walk}
+            found |= {(at, (at[0] + dx, at[1] + dy)) for dx, dy in STEPS.values() if (at[0] + dx, at[1] + dy) in walk}
     return found
 
 
