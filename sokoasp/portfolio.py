@@ -13,12 +13,16 @@ forwards only (sokoasp.goalroom, may lose solutions: the first member races on t
 itself), then 10 s on stages (dead and freeze forwards, dead backwards; one more box on a
 goal per stage takes XSokoban levels that no horizon loop reaches in 300 s), forwards in
 push-macro and backwards in pull-route in turn
-(generators/microban-60-stage-directions.toml), and then asks push-macro for
-5x its bound. The tail was pull-route from 3x (the reverse search solved Microban 98, 99 and
-138, which no push-macro configuration did), until the goal rooms took those three in under a
-second: on Microban's 25 hardest levels (generators/microban-60-member-2-tail.toml) push-macro
-from 5x solved 20 behind the same goal room and stages, pull-route from 3x 11, and with the
-first member 21 against 19 (BENCHMARKS.md, "The second member's horizon loop").
+(generators/microban-60-stage-directions.toml), and then asks push-route (one box along a
+route of its own per step) for 3x its bound. That loop was pull-route from 3x (the reverse
+search solved Microban 98, 99 and 138, which no push-macro configuration did), until the goal
+rooms took those three in under a second; then push-macro from 5x (on Microban's 25 hardest
+levels, generators/microban-60-member-2-tail.toml, 20 solved behind the same goal room and
+stages against pull-route's 11; BENCHMARKS.md, "The second member's horizon loop"); then, once
+the route step became linear in the floor, push-route from 3x (10 of 28 hard Microban I and II
+levels against 8, generators/member-2-tail-*.toml; it takes the few-box levels with long plans;
+BENCHMARKS.md, "The second member's loop: box routes up to 60 s"). Past 60 s the loop stays
+push-macro from 5x (``fitted``).
 A first member that spends its time on stages instead (microban-60-members.toml,
 microban-60-member-1-stages.toml) made a pair within one level of this one, inside the noise of
 the timed stage search, so the first member stays (BENCHMARKS.md, "Who races beside the second
@@ -48,10 +52,11 @@ GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, th
 GOAL_ROOM_SHARE = 1 / 6  # under a longer time limit: this share of it for the goal room (10 s of 60 s)
 LOOP_SECONDS = 40.0  # ... and the stages take all but this much of what the goal room leaves (10 s of 60 s)
 MEASURED_LIMIT = 60.0  # the members' times were chosen at this limit (Microban); up to it they stay as they are
+LONG_LIMIT_LOOP = ("push-macro", 5)  # the second member's horizon loop past 60 s: family, start factor
 MIN_MEMBER_SECONDS = 1.0  # a member that ends early frees its core for the next, if this much time is left
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
-    SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=5, max_horizon=400,
+    SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
                 staged=STAGED_SECONDS, stage_encoding="push-macro+pull-route", goal_room=GOAL_ROOM_SECONDS),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )
@@ -82,12 +87,17 @@ def fitted(member: SolveConfig, time_limit: float | None) -> SolveConfig:
     60 s (and with no limit) the measured 10 s and 10 s; a longer limit gives the goal room a
     sixth of it and the stages all but ``LOOP_SECONDS`` of the rest, since on XSokoban at 300 s
     the plans come from the stages, not from horizon loops (BENCHMARKS.md, "The second member's
-    times follow the limit"). A member without both phases is left as it is."""
-    if time_limit is None or member.staged is None or member.goal_room is None:
+    times follow the limit"). Past 60 s its loop is push-macro from 5x (``LONG_LIMIT_LOOP``),
+    as measured there: that loop starts above the maximum horizon on most XSokoban levels and
+    leaves its time to the stages, which push-route's loop from 3x would not (BENCHMARKS.md,
+    "The second member's loop: box routes up to 60 s"). A member without both phases is left
+    as it is."""
+    if time_limit is None or time_limit <= MEASURED_LIMIT or member.staged is None or member.goal_room is None:
         return member
     goal_room = round(max(member.goal_room, time_limit * GOAL_ROOM_SHARE), 1)
     staged = round(max(member.staged, time_limit - goal_room - LOOP_SECONDS), 1)
-    return replace(member, goal_room=goal_room, staged=staged)
+    encoding, start_factor = LONG_LIMIT_LOOP
+    return replace(member, goal_room=goal_room, staged=staged, encoding=encoding, start_factor=start_factor)
 
 
 # When no member solves, report the most informative outcome (then the one with the most phase notes).
