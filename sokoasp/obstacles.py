@@ -47,5 +47,9 @@ def mark_part(start: Cell, number: int, region: set[Cell], part_of: dict[Cell, i
 
 
 def rim_facts(level: Level) -> str:
+    """The rim squares' parts, and ``boxes(N)``, how many boxes there are: it bounds how far a
+    cluster of boxes reaches. A fact, not a count of the start's boxes, so that staged solving
+    (whose boxes are externals, stage-start.lp) grounds the step once, not once per count."""
     parts = obstacle_parts(level)
-    return "".join(f"rim({x},{y},{part}).\n" for (x, y), part in sorted(parts.items()))
+    rims = "".join(f"rim({x},{y},{part}).\n" for (x, y), part in sorted(parts.items()))
+    return rims + f"boxes({len(level.boxes)}).\n"
