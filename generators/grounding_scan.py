@@ -5,6 +5,10 @@ was rewritten; BENCHMARKS.md, "Levels never tuned on"):
 
     python generators/grounding_scan.py downloads/levels/microban_ii.sok -l 133
     python generators/grounding_scan.py ../shared/levels/xsokoban_90.sok -l 90 -e push-macro -e pull-route
+
+--stage times the control of staged solving instead (sokoasp/stage_session.py), whose boxes
+are external atoms that may stand on any square: the route families' step took 6 to 7 s a step
+there on XSokoban until the box count became a fact (BENCHMARKS.md, "Stage sessions").
 """
 
 from __future__ import annotations
@@ -18,13 +22,19 @@ from sokoasp.families import ENCODINGS, Encoding, get_encoding
 from sokoasp.level import Level
 from sokoasp.loading import load_level
 from sokoasp.session import Clock, Session, SolveConfig
+from sokoasp.stage_session import StageControl, stage_facts
 from sokoasp.strategies import STRATEGIES
 
 
-def grounding_seconds(level: Level, encoding: Encoding, strategies: tuple[str, ...], steps: int) -> float:
-    """Seconds to ground the base and ``steps`` steps in the solver's own session."""
+def grounding_seconds(level: Level, encoding: Encoding, strategies: tuple[str, ...], steps: int, stage: bool) -> float:
+    """Seconds to ground the base and ``steps`` steps in the solver's own session, or
+    (``stage``) in a stage session's control, the base with the stage programs included."""
     clock = Clock()
-    Session(level, encoding, SolveConfig(encoding=encoding.name, strategies=strategies), clock).ground_up_to(steps)
+    config = SolveConfig(encoding=encoding.name, strategies=strategies)
+    if stage:
+        StageControl(level, encoding, config, clock, stage_facts(level, encoding.reverse)).session.ground_up_to(steps)
+    else:
+        Session(level, encoding, config, clock).ground_up_to(steps)
     return clock.ground
 
 
@@ -33,13 +43,14 @@ def grounding_seconds(level: Level, encoding: Encoding, strategies: tuple[str, .
 @click.option("-l", "--level", "which", help="Which level of a collection (number or title).")
 @click.option("-e", "--encoding", "names", multiple=True, help="An incremental family (repeatable; default: all).")
 @click.option("--steps", default=2, show_default=True, type=click.IntRange(min=0), help="Steps grounded after the base.")
-def main(level_file: Path, which: str | None, names: tuple[str, ...], steps: int) -> None:
+@click.option("--stage", is_flag=True, help="Time a stage session's control (staged solving) instead.")
+def main(level_file: Path, which: str | None, names: tuple[str, ...], steps: int, stage: bool) -> None:
     level = load_level(level_file, which).level
     families = [get_encoding(name) for name in names] or [e for e in ENCODINGS.values() if e.incremental and not e.planner]
     click.echo("encoding\tstrategy\tseconds")
     for encoding in families:
         for strategies in [(), *((name,) for name, s in STRATEGIES.items() if encoding.name in s.encodings)]:
-            seconds = grounding_seconds(level, encoding, strategies, steps)
+            seconds = grounding_seconds(level, encoding, strategies, steps, stage)
             click.echo(f"{encoding.name}\t{'+'.join(strategies) or '-'}\t{seconds:.2f}")
 
 
