@@ -22,6 +22,7 @@ from sokoasp.families import get_encoding
 from sokoasp.level import Level
 from sokoasp.obstacles import obstacle_parts
 from sokoasp.session import Clock, Session
+from sokoasp.stage_session import StageControl, stage_facts
 
 FAMILIES = ("push-route", "pull-route")
 
@@ -161,8 +162,6 @@ def test_staged_solving_grounds_the_step_for_the_levels_box_count_alone() -> Non
     box count taken from the start would be open to every number up to the floor's size, and
     the cluster rules that it bounds were grounded once per number: 6 to 7 s a step on XSokoban,
     over 120 s on a 592-square spiral. The count is one fact, the level's."""
-    from sokoasp.stage_session import StageControl, stage_facts
-
     level = level_of(with_goals("#######\n#  $  #\n# $@$ #\n#     #\n#######\n"))
     for family in FAMILIES:
         encoding = get_encoding(family)
