@@ -343,7 +343,10 @@ def exhausted(result: Result, session: Session, config: SolveConfig, start: int,
         else:
             message = f"{refuted}, nor at horizons {start} to {h} ({refuted_below} to {start - 1} were skipped)"
         return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, message, max(refuted_below - 1, 0))
-    return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {h}{caveat}", h)
+    message = f"no plan up to horizon {h}{caveat}"
+    if start > h:  # nothing was asked: the proven lower bound alone is above the maximum
+        message = f"no plan up to horizon {h}: every plan needs at least {refuted_below} steps (the proven lower bound)"
+    return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, message, h)
 
 
 def probe_seconds(config: SolveConfig) -> float:

@@ -741,7 +741,8 @@ def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch
     monkeypatch.setattr(sokoasp.driver, "solve_staged", record)
     level = level_of(HAND_MADE["two-boxes"])
     result = solve(level, SolveConfig(encoding="push-macro", staged=1.0, max_horizon=2, time_limit=20.0))
-    assert result.status is Status.NO_PLAN_UP_TO_HORIZON and result.message == "no plan up to horizon 2"
+    assert result.status is Status.NO_PLAN_UP_TO_HORIZON
+    assert result.message == "no plan up to horizon 2: every plan needs at least 3 steps (the proven lower bound)"
     assert len(budgets) == 1 and 19.0 < budgets[0] <= 20.0
 
 
