@@ -4,7 +4,7 @@ limit): the push optimum of small levels, for generator manifests and benchmarks
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .level import DIRECTIONS, Cell, Level, add
 
@@ -42,27 +42,39 @@ def push_optimum(level: Level, node_limit: int = 50_000) -> int | None:
 def optimal_pushes(level: Level, node_limit: int = 50_000) -> list[tuple[Cell, Cell]] | None:
     """A plan with the fewest pushes, as (box square, direction) pairs, or None when the budget
     runs out first (or the level is unsolvable)."""
-    start_region = player_region(level.floor, level.boxes, level.player)
-    came_from: dict[State, Step | None] = {(level.boxes, min(start_region)): None}
-    queue = deque([(level.boxes, start_region)])
+    pushes, _ = fewest_pushes_until(level.floor, level.boxes, level.player, lambda boxes: boxes == level.goals, node_limit)
+    return pushes
+
+
+def fewest_pushes_until(floor: frozenset[Cell], start: frozenset[Cell], player: Cell,
+                        done: Callable[[frozenset[Cell]], bool], node_limit: int,
+                        box_squares: frozenset[Cell] | None = None) -> tuple[list[tuple[Cell, Cell]] | None, int]:
+    """The fewest pushes of the boxes ``start`` on ``floor`` (the player starting on ``player``),
+    boxes pushed onto ``box_squares`` only (default: any floor), after which the boxes are
+    ``done``, and the states stored: None and more than ``node_limit`` states when the budget
+    ran out first, None and at most that many when no such pushes exist."""
+    squares = floor if box_squares is None else box_squares
+    start_region = player_region(floor, start, player)
+    came_from: dict[State, Step | None] = {(start, min(start_region)): None}
+    queue = deque([(start, start_region)])
     while queue:
         boxes, region = queue.popleft()
-        if boxes == level.goals:
-            return pushes_to(came_from, (boxes, min(region)))
+        if done(boxes):
+            return pushes_to(came_from, (boxes, min(region))), len(came_from)
         for box in boxes:
             for delta in DIRECTIONS.values():
                 stand, beyond = (box[0] - delta[0], box[1] - delta[1]), add(box, delta)
-                if stand not in region or beyond not in level.floor or beyond in boxes:
+                if stand not in region or beyond not in squares or beyond in boxes:
                     continue
                 moved = (boxes - {box}) | {beyond}
-                reach = player_region(level.floor, moved, box)
+                reach = player_region(floor, moved, box)
                 key = (moved, min(reach))
                 if key not in came_from:
                     came_from[key] = ((boxes, min(region)), box, delta)
                     if len(came_from) > node_limit:
-                        return None
+                        return None, len(came_from)
                     queue.append((moved, reach))
-    return None
+    return None, len(came_from)
 
 
 def pushes_to(came_from: dict[State, Step | None], state: State) -> list[tuple[Cell, Cell]]:

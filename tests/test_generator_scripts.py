@@ -54,3 +54,15 @@ def test_placement_profile_ends_with_the_push_optimum() -> None:
         level = load_level(levels, number).level
         assert title == level.title and int(boxes) == len(level.boxes)
         assert int(pushes) == push_optimum(level) == int(profile.split(", ")[-1])
+
+
+def test_first_entry_counts_the_pushes_before_a_box_reaches_a_square() -> None:
+    levels = ROOT / "instances" / "microban_1-5.sok"
+    level = load_level(levels, "1").level
+    goal = min(level.goals - level.boxes)
+    done = run_script("first_entry.py", str(levels), "-l", "1", "--square", f"{goal[0]},{goal[1]}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{level.title}: ") and " pushes put a box on " in done.stdout
+    assert 0 < int(done.stdout.split(": ")[1].split()[0]) <= push_optimum(level)
+    held = run_script("first_entry.py", str(levels), "-l", "1", "--square", "2,2", "--hold", "9,9")
+    assert held.returncode == ExitCode.INPUT_ERROR and "no box to hold on (9, 9)" in held.stderr

@@ -10,7 +10,7 @@ from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 
 from sokoasp.plans import Push, expand_pushes
-from sokoasp.search import optimal_pushes, push_optimum
+from sokoasp.search import fewest_pushes_until, optimal_pushes, push_optimum
 
 LEVELS = {**HAND_MADE, **multi_box_corpus(6, seed=57)}
 
@@ -33,3 +33,19 @@ def test_an_unsolvable_level_has_no_plan(name: str) -> None:
 def test_a_search_past_its_budget_gives_up() -> None:
     level = level_of(LEVELS["two-boxes"])
     assert optimal_pushes(level, node_limit=2) is None and optimal_pushes(level) is not None
+
+
+CORRIDOR = frozenset((x, 1) for x in range(1, 7))  # six squares in a row, a box on the second
+
+
+def test_the_fewest_pushes_until_a_box_stands_on_a_square() -> None:
+    pushes, _ = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 100)
+    assert pushes == [((2, 1), (1, 0)), ((3, 1), (1, 0)), ((4, 1), (1, 0))]
+
+
+def test_a_search_that_runs_out_of_states_tells_it_from_one_that_ran_out_of_budget() -> None:
+    never = frozenset(CORRIDOR - {(4, 1)})  # boxes may not be pushed onto (4, 1)
+    pushes, states = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 100, never)
+    assert pushes is None and states == 2  # the start, and the box on (3, 1): every state searched
+    pushes, states = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 1)
+    assert pushes is None and states > 1

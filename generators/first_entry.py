@@ -1,0 +1,63 @@
+"""How many pushes before a box can stand on a given square, with some boxes held in place?
+A breadth-first search over pushes (``search.fewest_pushes_until``, exact, in Python) that
+never pushes a box onto a dead square (``analysis.dead_squares``) and treats the boxes listed
+with ``--hold`` as walls. A plan it finds is a legal start of the level itself; "none" with
+boxes held says that some of them must move before the square can be reached.
+
+Microban 153's first box must reach the top of its goal column, (1, 1): with every box free the
+search finds no such push sequence within 33 pushes (4 million states), with the box on (10, 2)
+held it finds one of 41, and with any other box of the right-hand room held there is none at
+all (BENCHMARKS.md, "Microban 153: how far the first box is"):
+
+    python generators/first_entry.py ../shared/levels/microban_i.sok -l 153 --square 1,1 --hold 10,2
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sokoasp.analysis import dead_squares
+from sokoasp.cli import run
+from sokoasp.errors import InputError
+from sokoasp.level import Cell
+from sokoasp.loading import load_level
+from sokoasp.search import fewest_pushes_until
+
+
+def parse_cell(text: str) -> Cell:
+    try:
+        x, y = (int(part) for part in text.split(","))
+    except ValueError:
+        raise InputError(f"{text!r} is not a square: write it as x,y (1-based, x to the right)") from None
+    return x, y
+
+
+@click.command(help=__doc__)
+@click.argument("level_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-l", "--level", "which", default="1", show_default=True, help="Which level of a collection.")
+@click.option("--square", required=True, help="The square a box should reach, as x,y.")
+@click.option("--hold", multiple=True, help="A box that stays where it is (a wall), as x,y; repeat for more.")
+@click.option("--nodes", default=3_000_000, show_default=True, type=click.IntRange(min=1),
+              help="States the search may store before it gives up.")
+def main(level_file: Path, which: str, square: str, hold: tuple[str, ...], nodes: int) -> None:
+    level = load_level(level_file, which).level
+    target = parse_cell(square)
+    held = frozenset(parse_cell(cell) for cell in hold)
+    if not held <= level.boxes:
+        raise InputError(f"no box to hold on {', '.join(map(str, sorted(held - level.boxes)))}")
+    floor = level.floor - held
+    pushes, states = fewest_pushes_until(floor, level.boxes - held, level.player, lambda boxes: target in boxes, nodes,
+                                 box_squares=floor - dead_squares(level))
+    title = level.title or which
+    if pushes is not None:
+        click.echo(f"{title}: {len(pushes)} pushes put a box on {target} ({states} states)")
+    elif states > nodes:
+        click.echo(f"{title}: no answer within {nodes} states (raise --nodes)")
+    else:
+        click.echo(f"{title}: no push sequence puts a box on {target} (all {states} states searched)")
+
+
+if __name__ == "__main__":
+    run(main)
