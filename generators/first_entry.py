@@ -48,15 +48,15 @@ def main(level_file: Path, which: str, square: str, hold: tuple[str, ...], nodes
     if not held <= level.boxes:
         raise InputError(f"no box to hold on {', '.join(map(str, sorted(held - level.boxes)))}")
     floor = level.floor - held
-    pushes, states = fewest_pushes_until(floor, level.boxes - held, level.player, lambda boxes: target in boxes, nodes,
+    end = fewest_pushes_until(floor, level.boxes - held, level.player, lambda boxes: target in boxes, nodes,
                                  box_squares=floor - dead_squares(level))
     title = level.title or which
-    if pushes is not None:
-        click.echo(f"{title}: {len(pushes)} pushes put a box on {target} ({states} states)")
-    elif states > nodes:
-        click.echo(f"{title}: no answer within {nodes} states (raise --nodes)")
+    if end.pushes is not None:
+        click.echo(f"{title}: {len(end.pushes)} pushes put a box on {target} ({end.states} states)")
+    elif end.states > nodes:
+        click.echo(f"{title}: none of up to {end.depth - 1} pushes puts a box on {target}; no answer within {nodes} states (raise --nodes)")
     else:
-        click.echo(f"{title}: no push sequence puts a box on {target} (all {states} states searched)")
+        click.echo(f"{title}: no push sequence puts a box on {target} (all {end.states} states searched)")
 
 
 if __name__ == "__main__":

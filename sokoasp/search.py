@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from .level import DIRECTIONS, Cell, Level, add
 
@@ -33,6 +34,15 @@ State = tuple[frozenset[Cell], Cell]  # the boxes, and the player's region by it
 Step = tuple[State, Cell, Cell]  # the state before, the box pushed and the direction
 
 
+class SearchEnd(NamedTuple):
+    """How a search over pushes ended: the pushes found (or None), the states it stored, and the
+    pushes of the deepest state it took up (every state with fewer was searched)."""
+
+    pushes: list[tuple[Cell, Cell]] | None
+    states: int
+    depth: int
+
+
 def push_optimum(level: Level, node_limit: int = 50_000) -> int | None:
     """Fewest pushes, or None when the budget runs out first (or the level is unsolvable)."""
     pushes = optimal_pushes(level, node_limit)
@@ -42,25 +52,25 @@ def push_optimum(level: Level, node_limit: int = 50_000) -> int | None:
 def optimal_pushes(level: Level, node_limit: int = 50_000) -> list[tuple[Cell, Cell]] | None:
     """A plan with the fewest pushes, as (box square, direction) pairs, or None when the budget
     runs out first (or the level is unsolvable)."""
-    pushes, _ = fewest_pushes_until(level.floor, level.boxes, level.player, lambda boxes: boxes == level.goals, node_limit)
-    return pushes
+    return fewest_pushes_until(level.floor, level.boxes, level.player, lambda boxes: boxes == level.goals, node_limit).pushes
 
 
 def fewest_pushes_until(floor: frozenset[Cell], start: frozenset[Cell], player: Cell,
                         done: Callable[[frozenset[Cell]], bool], node_limit: int,
-                        box_squares: frozenset[Cell] | None = None) -> tuple[list[tuple[Cell, Cell]] | None, int]:
+                        box_squares: frozenset[Cell] | None = None) -> SearchEnd:
     """The fewest pushes of the boxes ``start`` on ``floor`` (the player starting on ``player``),
     boxes pushed onto ``box_squares`` only (default: any floor), after which the boxes are
-    ``done``, and the states stored: None and more than ``node_limit`` states when the budget
-    ran out first, None and at most that many when no such pushes exist."""
+    ``done``: None with more than ``node_limit`` states stored when the budget ran out first,
+    None with at most that many when no such pushes exist."""
     squares = floor if box_squares is None else box_squares
     start_region = player_region(floor, start, player)
     came_from: dict[State, Step | None] = {(start, min(start_region)): None}
-    queue = deque([(start, start_region)])
+    queue = deque([(start, start_region, 0)])
+    depth = 0
     while queue:
-        boxes, region = queue.popleft()
+        boxes, region, depth = queue.popleft()
         if done(boxes):
-            return pushes_to(came_from, (boxes, min(region))), len(came_from)
+            return SearchEnd(pushes_to(came_from, (boxes, min(region))), len(came_from), depth)
         for box in boxes:
             for delta in DIRECTIONS.values():
                 stand, beyond = (box[0] - delta[0], box[1] - delta[1]), add(box, delta)
@@ -72,9 +82,9 @@ def fewest_pushes_until(floor: frozenset[Cell], start: frozenset[Cell], player: 
                 if key not in came_from:
                     came_from[key] = ((boxes, min(region)), box, delta)
                     if len(came_from) > node_limit:
-                        return None, len(came_from)
-                    queue.append((moved, reach))
-    return None, len(came_from)
+                        return SearchEnd(None, len(came_from), depth)
+                    queue.append((moved, reach, depth + 1))
+    return SearchEnd(None, len(came_from), depth)
 
 
 def pushes_to(came_from: dict[State, Step | None], state: State) -> list[tuple[Cell, Cell]]:

@@ -39,13 +39,13 @@ CORRIDOR = frozenset((x, 1) for x in range(1, 7))  # six squares in a row, a box
 
 
 def test_the_fewest_pushes_until_a_box_stands_on_a_square() -> None:
-    pushes, _ = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 100)
-    assert pushes == [((2, 1), (1, 0)), ((3, 1), (1, 0)), ((4, 1), (1, 0))]
+    end = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 100)
+    assert end.pushes == [((2, 1), (1, 0)), ((3, 1), (1, 0)), ((4, 1), (1, 0))] and end.depth == 3
 
 
 def test_a_search_that_runs_out_of_states_tells_it_from_one_that_ran_out_of_budget() -> None:
     never = frozenset(CORRIDOR - {(4, 1)})  # boxes may not be pushed onto (4, 1)
-    pushes, states = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 100, never)
-    assert pushes is None and states == 2  # the start, and the box on (3, 1): every state searched
-    pushes, states = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 1)
-    assert pushes is None and states > 1
+    end = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 100, never)
+    assert end.pushes is None and end.states == 2  # the start, and the box on (3, 1): every state searched
+    end = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 1)
+    assert end.pushes is None and end.states > 1 and end.depth == 0
