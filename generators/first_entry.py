@@ -5,7 +5,7 @@ with ``--hold`` as walls. A plan it finds is a legal start of the level itself; 
 boxes held says that some of them must move before the square can be reached.
 
 Microban 153's first box must reach the top of its goal column, (1, 1): with every box free the
-search finds no such push sequence within 33 pushes (4 million states), with the box on (10, 2)
+search rules out every sequence of up to 32 pushes (4 million states), with the box on (10, 2)
 held it finds one of 41, and with any other box of the right-hand room held there is none at
 all (BENCHMARKS.md, "Microban 153: how far the first box is"):
 
