@@ -5,9 +5,9 @@ with ``--hold`` as walls. A plan it finds is a legal start of the level itself; 
 boxes held says that some of them must move before the square can be reached.
 
 Microban 153's first box must reach the top of its goal column, (1, 1): with every box free the
-search rules out every sequence of up to 32 pushes (4 million states), with the box on (10, 2)
-held it finds one of 41, and with any other box of the right-hand room held there is none at
-all (BENCHMARKS.md, "Microban 153: how far the first box is"):
+search rules out every sequence of up to 32 pushes (4 million states); with the box on (10, 2)
+held it finds one of 41, and with the box on (10, 6) held there is none at all (BENCHMARKS.md,
+"Microban 153: how far the first box is"):
 
     python generators/first_entry.py ../shared/levels/microban_i.sok -l 153 --square 1,1 --hold 10,2
 """
