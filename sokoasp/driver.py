@@ -153,6 +153,8 @@ def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: P
         return solve_room_by_stages(level, config, clock, seconds, progress)
     simpler = solve(room.level, room_config(config, seconds), progress)
     if not simpler.status.solved or simpler.plan is None:
+        clock.ground += simpler.times.get("ground", 0.0)
+        clock.solve += simpler.times.get("solve", 0.0)
         note = f"no plan for the level with macros in {seconds:g} s ({simpler.status.value})"
         progress(f"goal room: {note}")
         return None, note, ""

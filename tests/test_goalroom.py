@@ -14,6 +14,7 @@ from test_cli import run, write
 from sokoasp import SolveConfig, Status, driver, solve
 from sokoasp.goalroom import GoalRoom, closable_rooms, closing, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
 from sokoasp.level import DIRECTIONS, Level, add
+from sokoasp.result import Result
 from sokoasp.search import player_region, region_from
 from sokoasp.simulator import replay
 from sokoasp.staged import StagedOutcome
@@ -244,6 +245,23 @@ def test_a_failed_goal_room_phase_leaves_the_level_outcome_intact(monkeypatch: p
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(BEND)
     assert result.stats["goal_room"].startswith("no plan for the level with macros")
     assert "proven unsolvable" in result.stats["goal_room"]
+
+
+def test_a_failed_goal_room_phase_counts_its_grounding_and_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    level = level_of(BEND)
+    room = find_goal_room(level)
+    assert room is not None
+    whole_level = driver.solve
+
+    def slow_room(asked: Level, config: SolveConfig, progress: object = None) -> Result:
+        if asked == room.level:
+            return Result(Status.TIMEOUT, times={"ground": 50.0, "solve": 70.0, "total": 120.0})
+        return whole_level(asked, config)
+
+    monkeypatch.setattr(driver, "solve", slow_room)
+    result = whole_level(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=10))
+    assert result.status is Status.SOLVED_OPTIMAL
+    assert result.times["ground"] >= 50.0 and result.times["solve"] >= 70.0
 
 
 def test_the_level_with_macros_gets_forward_stages_and_the_level_itself_all_its_families(
