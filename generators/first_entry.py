@@ -54,7 +54,8 @@ def main(level_file: Path, which: str, square: str, hold: tuple[str, ...], nodes
     if end.pushes is not None:
         click.echo(f"{title}: {len(end.pushes)} pushes put a box on {target} ({end.states} states)")
     elif end.states > nodes:
-        click.echo(f"{title}: none of up to {end.depth - 1} pushes puts a box on {target}; no answer within {nodes} states (raise --nodes)")
+        ruled_out = f"none of up to {end.depth - 1} pushes puts a box on {target}; " if end.depth > 1 else ""
+        click.echo(f"{title}: {ruled_out}no answer within {nodes} states (raise --nodes)")
     else:
         click.echo(f"{title}: no push sequence puts a box on {target} (all {end.states} states searched)")
 
