@@ -1,28 +1,35 @@
 """How many pushes before a box can stand on a given square, with some boxes held in place?
 A breadth-first search over pushes (``search.fewest_pushes_until``, exact, in Python) that
-never pushes a box onto a dead square (``analysis.dead_squares``) and treats the boxes listed
-with ``--hold`` as walls. A plan it finds is a legal start of the level itself; "none" with
-boxes held says that some of them must move before the square can be reached.
+never pushes a box onto a dead square (``analysis.dead_squares``) nor into a deadlock (a box
+frozen off the goals, ``deadlocks.frozen_boxes``, or a dead group of two or three,
+``deadlocks.dead_group``), and never pushes the boxes listed with ``--hold`` (the deadlock
+tests see them as boxes, which might move). No plan of the level passes a deadlock, so with
+nothing held the count is the fewest pushes of any plan before a box stands there; a plan
+found is a legal start of the level. "None" with boxes held says that some of them must move
+before the square can be reached.
 
-Microban 153's first box must reach the top of its goal column, (1, 1): with every box free the
-search rules out every sequence of up to 32 pushes (4 million states); with the box on (10, 2)
-held it finds one of 41, and with the box on (10, 6) held there is none at all (BENCHMARKS.md,
-"Microban 153: how far the first box is"):
+Microban 153's first box must reach the top of its goal column, (1, 1): it takes 74 pushes at
+least (1.4 million states, about 10 minutes), and with any one of the middle room's boxes held
+there is no way at all (BENCHMARKS.md, "Microban 153: how far the first box is"):
 
-    python generators/first_entry.py ../shared/levels/microban_i.sok -l 153 --square 1,1 --hold 10,2
+    python generators/first_entry.py ../shared/levels/microban_i.sok -l 153 --square 1,1 --hold 7,3
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from sokoasp.analysis import dead_squares
 from sokoasp.cli import run
+from sokoasp.deadlocks import dead_group, frozen_boxes
 from sokoasp.errors import InputError
-from sokoasp.level import Cell
+from sokoasp.level import Cell, Level
 from sokoasp.loading import load_level
+from sokoasp.plans import Push, pushes_plan
 from sokoasp.search import fewest_pushes_until
 
 
@@ -32,6 +39,15 @@ def parse_cell(text: str) -> Cell:
     except ValueError:
         raise InputError(f"{text!r} is not a square: write it as x,y (1-based, x to the right)") from None
     return x, y
+
+
+def deadlock_test(level: Level, held: frozenset[Cell]) -> Callable[[frozenset[Cell], Cell, Cell], bool]:
+    """Whether the boxes (and the ``held`` ones), the player beside the box just pushed, are in
+    a deadlock of ``level``: frozen boxes off the goals, or a dead group holding that box."""
+    def dead(boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
+        state = replace(level, boxes=boxes | held, player=player)
+        return bool(frozen_boxes(state) - level.goals) or dead_group(state, moved=frozenset({moved})) is not None
+    return dead
 
 
 @click.command(help=__doc__)
@@ -49,10 +65,11 @@ def main(level_file: Path, which: str, square: str, hold: tuple[str, ...], nodes
         raise InputError(f"no box to hold on {', '.join(map(str, sorted(held - level.boxes)))}")
     floor = level.floor - held
     end = fewest_pushes_until(floor, level.boxes - held, level.player, lambda boxes: target in boxes, nodes,
-                                 box_squares=floor - dead_squares(level))
+                              box_squares=floor - dead_squares(level), dead=deadlock_test(level, held))
     title = level.title or which
     if end.pushes is not None:
         click.echo(f"{title}: {len(end.pushes)} pushes put a box on {target} ({end.states} states)")
+        click.echo(f"moves (`sokoasp show --plan MOVES` plays them): {pushes_plan(level, [Push(*push) for push in end.pushes])}")
     elif end.states > nodes:
         ruled_out = f"none of up to {end.depth - 1} pushes puts a box on {target}; " if end.depth > 1 else ""
         click.echo(f"{title}: {ruled_out}no answer within {nodes} states (raise --nodes)")

@@ -57,11 +57,13 @@ def optimal_pushes(level: Level, node_limit: int = 50_000) -> list[tuple[Cell, C
 
 def fewest_pushes_until(floor: frozenset[Cell], start: frozenset[Cell], player: Cell,
                         done: Callable[[frozenset[Cell]], bool], node_limit: int,
-                        box_squares: frozenset[Cell] | None = None) -> SearchEnd:
+                        box_squares: frozenset[Cell] | None = None,
+                        dead: Callable[[frozenset[Cell], Cell, Cell], bool] | None = None) -> SearchEnd:
     """The fewest pushes of the boxes ``start`` on ``floor`` (the player starting on ``player``),
-    boxes pushed onto ``box_squares`` only (default: any floor), after which the boxes are
-    ``done``: None with more than ``node_limit`` states stored when the budget ran out first,
-    None with at most that many when no such pushes exist."""
+    boxes pushed onto ``box_squares`` only (default: any floor), never into a state that is
+    ``dead`` (asked with the boxes, the player and the square the box was pushed onto), after
+    which the boxes are ``done``: None with more than ``node_limit`` states stored when the
+    budget ran out first, None with at most that many when no such pushes exist."""
     squares = floor if box_squares is None else box_squares
     start_region = player_region(floor, start, player)
     came_from: dict[State, Step | None] = {(start, min(start_region)): None}
@@ -79,7 +81,7 @@ def fewest_pushes_until(floor: frozenset[Cell], start: frozenset[Cell], player: 
                 moved = (boxes - {box}) | {beyond}
                 reach = player_region(floor, moved, box)
                 key = (moved, min(reach))
-                if key not in came_from:
+                if key not in came_from and (dead is None or not dead(moved, box, beyond)):
                     came_from[key] = ((boxes, min(region)), box, delta)
                     if len(came_from) > node_limit:
                         return SearchEnd(None, len(came_from), depth)

@@ -14,6 +14,7 @@ from sokoasp.errors import ExitCode
 from sokoasp.level import Level
 from sokoasp.loading import load_level
 from sokoasp.search import push_optimum
+from sokoasp.simulator import apply_step, check_step
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted(path.name for path in (ROOT / "generators").glob("*.py"))
@@ -63,6 +64,13 @@ def test_first_entry_counts_the_pushes_before_a_box_reaches_a_square() -> None:
     done = run_script("first_entry.py", str(levels), "-l", "1", "--square", f"{goal[0]},{goal[1]}")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{level.title}: ") and " pushes put a box on " in done.stdout
-    assert 0 < int(done.stdout.split(": ")[1].split()[0]) <= push_optimum(level)
+    pushes = int(done.stdout.split(": ")[1].split()[0])
+    assert 0 < pushes <= push_optimum(level)
+    moves = done.stdout.split("plays them): ")[1].strip()
+    player, boxes = level.player, set(level.boxes)
+    for letter in moves:
+        assert not check_step(level, player, boxes, letter)
+        player, _ = apply_step(player, boxes, letter)
+    assert goal in boxes and sum(letter.isupper() for letter in moves) == pushes
     held = run_script("first_entry.py", str(levels), "-l", "1", "--square", "2,2", "--hold", "9,9")
     assert held.returncode == ExitCode.INPUT_ERROR and "no box to hold on (9, 9)" in held.stderr

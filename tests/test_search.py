@@ -43,6 +43,18 @@ def test_the_fewest_pushes_until_a_box_stands_on_a_square() -> None:
     assert end.pushes == [((2, 1), (1, 0)), ((3, 1), (1, 0)), ((4, 1), (1, 0))] and end.depth == 3
 
 
+def test_a_search_never_enters_a_state_called_dead() -> None:
+    asked: list[tuple[frozenset[tuple[int, int]], tuple[int, int], tuple[int, int]]] = []
+
+    def dead(boxes: frozenset[tuple[int, int]], player: tuple[int, int], moved: tuple[int, int]) -> bool:
+        asked.append((boxes, player, moved))
+        return moved == (4, 1)
+
+    end = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 100, dead=dead)
+    assert end.pushes is None and end.states == 2  # the box on (4, 1) was never stored
+    assert asked == [(frozenset({(3, 1)}), (2, 1), (3, 1)), (frozenset({(4, 1)}), (3, 1), (4, 1))]
+
+
 def test_a_search_that_runs_out_of_states_tells_it_from_one_that_ran_out_of_budget() -> None:
     never = frozenset(CORRIDOR - {(4, 1)})  # boxes may not be pushed onto (4, 1)
     end = fewest_pushes_until(CORRIDOR, frozenset({(2, 1)}), (1, 1), lambda boxes: (5, 1) in boxes, 100, never)
