@@ -79,7 +79,8 @@ def cli() -> None:
               "put one more box on a goal, with backtracking (a goal agenda: fast on levels with many boxes; "
               "incomplete, never optimal), then run the horizon loop with the time left (a loop that would start "
               "above --max-horizon leaves its time to the stages). Stages that end without a plan draw the "
-              "farthest state they reached, replayed, with the moves there.")
+              "farthest state they reached, replayed, with the moves there (backward stages: their state "
+              "with the most boxes pulled onto start squares).")
 @click.option("--stage-encoding", metavar="FAMILY[+FAMILY...]",
               help="With --staged: the push family of the stages (default: --encoding), e.g. push-macro stages "
               "before a pull-route horizon loop; several joined by + take turns pass by pass, each with a search "
@@ -241,6 +242,9 @@ def render(source: str, level: Level, result: Result) -> str:
     for key, who in (("room_farthest", "room stages"), ("staged_farthest", "stages")):
         if key in stats:
             lines += farthest_lines(level, str(stats.pop(key)), who)
+    if "staged_home" in stats:
+        lines.append("backwards:  the backward stages' state nearest the start (the boxes pulled off the goals so far)")
+        lines += ["            " + line for line in str(stats.pop("staged_home")).splitlines()]
     if stats:
         lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in stats.items()))
     return "\n".join(lines)

@@ -76,26 +76,29 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
     notes = notes or (lambda _key, _text: None)
     if level.boxes <= level.goals:  # the horizon loop proves the empty plan optimal; stages would not
         config = replace(config, goal_room=None, staged=None)
-    room_note, room_farthest = "", ""
+    kept: dict[str, str] = {}  # what the phases before the loop leave in the stats (and in notes, as they end)
+
+    def keep(key: str, text: str) -> None:
+        if text:
+            kept[key] = text
+            notes(key, text)
+
     if config.goal_room is not None:
         found, room_note, room_farthest = solve_goal_room(level, config, clock, progress)
         if found is not None:
             return validate(level, found)
-        notes("goal_room", room_note)
-        if room_farthest:
-            notes("room_farthest", room_farthest)
+        keep("goal_room", room_note)
+        keep("room_farthest", room_farthest)
         config = replace(config, goal_room=None)
-    staged_note, staged_farthest = "", ""
     if config.staged is not None:
         outcome = solve_staged(level, config, clock, stage_budget(level, encoding, config, clock, progress), progress)
         staged_note = outcome.describe(len(level.boxes))
         if outcome.plan is not None:
             return validate(level, staged_result(base, clock, outcome.plan, staged_note))
         progress(staged_note)
-        notes("staged", staged_note)
-        staged_farthest = outcome.farthest or ""
-        if staged_farthest:
-            notes("staged_farthest", staged_farthest)
+        keep("staged", staged_note)
+        keep("staged_farthest", outcome.farthest or "")
+        keep("staged_home", outcome.home_board(level))
         config = loop_config(config)
     session = Session(level, encoding, config, clock, revisiting=config.interleave > 1)
     if config.descend:
@@ -106,14 +109,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
         result = run_incremental(session, config, base, progress)
     else:
         result = run_fixed(session, config, base)
-    if staged_note:
-        result.stats["staged"] = staged_note
-    if staged_farthest:
-        result.stats["staged_farthest"] = staged_farthest
-    if room_note:
-        result.stats["goal_room"] = room_note
-    if room_farthest:
-        result.stats["room_farthest"] = room_farthest
+    result.stats.update(kept)
     return validate(level, result)
 
 

@@ -63,6 +63,7 @@ from .session import Clock, Progress, SolveConfig
 from .stage_ends import StageGoal, StagePlan
 from .stage_session import StageSession
 from .strategies import get_strategy
+from .xsb import board_lines
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
@@ -85,8 +86,17 @@ class StagedOutcome:
     most_placed: int | None = None  # forward stages: the most boxes on goals in any state reached
     most_home: int | None = None  # backward stages: the most boxes on start squares in any state reached
     farthest: str | None = None  # forward stages: the moves from the start to a state with ``most_placed`` boxes on goals
+    nearest_home: Level | None = None  # backward stages: a state with ``most_home`` boxes on start squares (its goals, turned round)
     test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability, traps) in Python
     traps: int = 0  # careless end states proven dead by search (traps.py)
+
+    def home_board(self, level: Level) -> str:
+        """``nearest_home`` drawn on ``level`` in XSB rows (its goals, not the start squares), or
+        '' without backward stages."""
+        if self.nearest_home is None:
+            return ""
+        state = Level(level.floor, self.nearest_home.boxes, level.goals, self.nearest_home.player)
+        return "\n".join(board_lines(state))
 
     def describe(self, boxes: int) -> str:
         found = "a plan" if self.plan is not None else "no plan"
@@ -207,8 +217,8 @@ class StagedSearch:
         if home is None:
             if self.outcome.most_placed is None or placed > self.outcome.most_placed:
                 self.outcome.most_placed, self.outcome.farthest = placed, "".join(plan.moves for plan in self.trail)
-        else:
-            self.outcome.most_home = max(self.outcome.most_home or 0, placed)
+        elif self.outcome.most_home is None or placed > self.outcome.most_home:
+            self.outcome.most_home, self.outcome.nearest_home = placed, state
         if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
             return StagePlan()
         need = min(placed + 1, len(state.goals))
@@ -286,11 +296,6 @@ class StagedSearch:
         return found
 
 
-def best_of(counts: list[int | None]) -> int | None:
-    known = [count for count in counts if count is not None]
-    return max(known) if known else None
-
-
 def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
     """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit).
     With several stage families, each keeps a search (and a clingo session) of its own, and they
@@ -315,5 +320,8 @@ def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float,
     if forward:
         farthest = max(forward, key=lambda found: found.most_placed or 0)
         outcome.most_placed, outcome.farthest = farthest.most_placed, farthest.farthest
-    outcome.most_home = best_of([search.outcome.most_home for search in searches])
+    backward = [search.outcome for search in searches if search.outcome.most_home is not None]
+    if backward:
+        nearest = max(backward, key=lambda found: found.most_home or 0)
+        outcome.most_home, outcome.nearest_home = nearest.most_home, nearest.nearest_home
     return outcome

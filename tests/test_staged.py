@@ -797,6 +797,26 @@ def test_solve_draws_the_farthest_state_of_failed_stages(tmp_path) -> None:
     assert lines[head + 1].strip() == "#######" and lines[head + 2].strip() == "# @*  #"
 
 
+def test_failed_backward_stages_draw_the_state_nearest_the_start(tmp_path) -> None:
+    """Backward stages allowed no step at all stop where they start, every box on a goal: that
+    state is their nearest to the start, drawn on the level (its goals) in the stats, and the
+    CLI shows it."""
+    level = level_of(ONE_NEAR_ONE_FAR)
+    config = SolveConfig(encoding="pull-route", max_horizon=0)
+    outcome = solve_staged(level, config, Clock(), 10.0, lambda _: None)
+    assert outcome.plan is None and outcome.most_home == 0 and outcome.nearest_home is not None
+    assert outcome.nearest_home.boxes == level.goals
+    rows = outcome.home_board(level).splitlines()
+    assert rows[1].count("*") == rows[3].count("*") == 1 and "$" not in "".join(rows)
+    result = solve(level, replace(config, staged=10.0))
+    assert result.stats["staged_home"] == outcome.home_board(level)
+    code, out = run("solve", "-e", "pull-route", "--staged", "10", "--max-horizon", "0",
+                    str(write(tmp_path, "l.sok", ONE_NEAR_ONE_FAR)))
+    lines = out.splitlines()
+    head = next(k for k, line in enumerate(lines) if line.startswith("backwards:"))
+    assert code != ExitCode.SOLVED and [line.strip() for line in lines[head + 1:head + 6]] == rows
+
+
 def test_a_box_pushed_away_and_back_counts_as_moved_for_the_group_test() -> None:
     # A group standing where it stood at the stage's start need not have stood still: its box
     # may have left and come back with the player now on its other side, where it is dead.
