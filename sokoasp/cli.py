@@ -244,7 +244,7 @@ def render(source: str, level: Level, result: Result) -> str:
             lines += farthest_lines(level, str(stats.pop(key)), who)
     if "staged_home" in stats:
         lines.append("backwards:  the backward stages' state nearest the start (the boxes pulled off the goals so far)")
-        lines += ["            " + line for line in str(stats.pop("staged_home")).splitlines()]
+        lines += indented_board(str(stats.pop("staged_home")).splitlines())
     if stats:
         lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in stats.items()))
     return "\n".join(lines)
@@ -259,8 +259,12 @@ def farthest_lines(level: Level, moves: str, who: str) -> list[str]:
     state = Level(level.floor, reached.boxes, level.goals, reached.player)
     head = (f"farthest:   the {who} got {len(reached.boxes & level.goals)} of {len(level.goals)} boxes on goals "
             f"in {len(moves)} moves (replayed; `sokoasp show --plan MOVES` plays them)")
-    board = ["            " + line for line in board_lines(state) if line]
-    return [head, *board, f"            moves: {moves}"]
+    return [head, *indented_board(board_lines(state)), f"            moves: {moves}"]
+
+
+def indented_board(rows: list[str]) -> list[str]:
+    """A board's rows under the report's labels (rows above the floor left out)."""
+    return ["            " + row for row in rows if row]
 
 
 @cli.command()
