@@ -60,13 +60,15 @@ class StageGoal:
     states (same boxes, player in the same region), with a filled-goal set unlike each of
     ``other_than``; ``keep_live`` switches subgoal-live.lp on (every other box can still reach a
     free goal); ``keep_fillable`` takes only end states that pass ``filling.fillable`` (the
-    empty goals can be filled around the full ones) and switches subgoal-order.lp on."""
+    empty goals can be filled around the full ones); ``keep_order`` switches subgoal-order.lp
+    on (no goal filled while a goal it shuts out is empty, ``filling.blocking_pairs``)."""
 
     need: int
     avoid: tuple[Level, ...] = ()
     other_than: tuple[Level, ...] = ()
     keep_live: bool = False
     keep_fillable: bool = False
+    keep_order: bool = False
     player_anywhere: bool = False  # backwards, the first stage: the player may start on any free square
 
 

@@ -50,7 +50,7 @@ class StageControl:
         for count in range(1, self.goal_count + 1):
             control.assign_external(clingo.Function("need", [clingo.Number(count)]), count == goal.need)
         control.assign_external(clingo.Function("keep_live"), goal.keep_live)
-        control.assign_external(clingo.Function("keep_fillable"), goal.keep_fillable)
+        control.assign_external(clingo.Function("keep_order"), goal.keep_order)
 
 
 class StageSession:

@@ -8,9 +8,12 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
   (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
   ``filling.fillable`` (else it becomes a nogood and clingo goes on). It first finds a plan
-  to any end state (a careless try), which is its plan when the careful try that follows
-  finds none in the rest of the stage time; the careful try starts at the horizon where the
-  careless one stopped, since the careless try refuted every shorter one for it;
+  to any end state that keeps the goal order (a careless try; one that breaks the order only
+  when no plan keeps it), which is its plan when the careful try that follows finds none in
+  the rest of the stage time; the careful try starts at the horizon where the careless one
+  stopped, since the careless try refuted every shorter one for it. A careless plan that
+  fills a goal before one it shuts out leaves a later stage to take that box off its goal
+  again: on Microban 143 the last box then took a 40-push detour;
 - in every try, an end state with a corral deadlock (``deadlocks.dead_fence``), a group
   deadlock (``deadlocks.dead_group``: two or three boxes that cannot all reach goals even
   alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
@@ -246,8 +249,10 @@ class StagedSearch:
     def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int, bool]:
         """A stage plan for ``goal`` (or None), the horizon below which no careless plan
         exists, and whether the plan is a careful one: first a careless try (any end state not
-        known dead) for half the stage time, then a careful one (``keep_live``,
-        ``keep_fillable``) for the rest, whose plan is taken when it finds one. Horizons below
+        known dead that keeps the goal order, ``keep_order``) for half the stage time, then a
+        careful one (``keep_live``, ``keep_fillable``) for the rest, whose plan is taken when it
+        finds one. When the careless try proves that no plan keeps the order, a careless try
+        without it takes the rest of the time from horizon 1 instead. Horizons below
         ``start`` are known to have no careless plan. The careful try starts at the horizon
         where the careless one stopped: a careful plan is a careless one, so every shorter
         horizon is already refuted, as it is for the next end state tried from ``state``
@@ -256,13 +261,19 @@ class StagedSearch:
         plan, and a pass that fails there starts over."""
         began = time.perf_counter()
         seconds = self.stage_seconds * (FINAL_STAGE_TIMES if goal.need == len(state.goals) else 1)
-        careless = self.try_stage(state, goal, seconds / 2, start)
+        careless = self.try_stage(state, replace(goal, keep_order=True), seconds / 2, start)
         assert self.session is not None  # try_stage ran in it
         refuted_below = self.session.stopped_at
-        if careless is None and not self.session.ran_out:
-            return None, refuted_below, False  # no plan at any horizon
-        rest = seconds - (time.perf_counter() - began)
-        careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True), rest, refuted_below)
+        careful = None
+        if careless is None and not self.session.ran_out:  # no plan keeps the filling order: one that breaks it
+            careless = self.try_stage(state, goal, seconds - (time.perf_counter() - began), 1)
+            refuted_below = self.session.stopped_at
+            if careless is None and not self.session.ran_out:
+                return None, refuted_below, False  # no plan at any horizon
+        else:
+            rest = seconds - (time.perf_counter() - began)
+            careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True, keep_order=True), rest,
+                                     refuted_below)
         found = careful or careless
         if found is not None:
             self.outcome.stages_solved += 1

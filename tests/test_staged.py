@@ -223,15 +223,15 @@ def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
 
 
 def test_the_goal_order_prunes_inside_the_solver(monkeypatch) -> None:
-    """subgoal-order.lp alone keeps a fillable stage from filling the entrance goal first: with
+    """subgoal-order.lp alone keeps a stage that keeps the order from filling the entrance goal first: with
     the driver's check of each end state switched off, the stage still takes two pushes."""
     level = level_of(ENTRANCE_FIRST)
     monkeypatch.setattr(StageEnds, "nogood", lambda self, end: None)
     config = SolveConfig(encoding="push")
     careless = plan_stage(level, StageGoal(1), config, Clock())
-    careful = plan_stage(level, StageGoal(1, keep_fillable=True), config, Clock())
-    assert careless is not None and careful is not None
-    assert sum(c.isupper() for c in careless) == 1 and sum(c.isupper() for c in careful) == 2
+    ordered = plan_stage(level, StageGoal(1, keep_order=True), config, Clock())
+    assert careless is not None and ordered is not None
+    assert sum(c.isupper() for c in careless) == 1 and sum(c.isupper() for c in ordered) == 2
 
 
 # Pushing the lower box up fills a goal in two pushes, but that goal is the player's only way
@@ -647,6 +647,48 @@ def test_a_stage_takes_the_careful_plan_and_asks_it_no_horizon_the_careless_try_
     assert [(goal.keep_fillable, start) for goal, start, _, _ in tries] == [(False, 1), (True, sum(c.isupper() for c in careless))]
     assert found[0].moves == alone
     assert fillable(found[1])
+
+
+def test_the_careless_try_keeps_the_filling_order(monkeypatch) -> None:
+    """The careless try, whose plan a stage keeps when the careful try finds none, does not fill
+    the entrance goal while the goal behind it is empty (Microban 143's last box took a
+    40-push detour after a careless stage had done that): one push fills the entrance, two
+    fill the goal behind it."""
+    level = level_of(ENTRANCE_FIRST)
+    config = SolveConfig(encoding="push")
+    tries = record_stage_tries(monkeypatch)
+    search = StagedSearch(config, Clock(), 60.0, lambda message: None)
+    search.session = StageSession(level, config, Clock())
+    found, _, _ = search.stage(level, StageGoal(1))
+    assert found is not None
+    first, start, moves, _ = tries[0]
+    assert first.keep_order and not first.keep_live and not first.keep_fillable and start == 1
+    assert moves is not None and sum(c.isupper() for c in moves) == 2 == bfs_pushes(ENTRANCE_FIRST, placed=1) + 1
+
+
+def test_a_stage_breaks_the_filling_order_only_when_no_plan_keeps_it(monkeypatch) -> None:
+    """When the careless try with the filling order has no plan at any horizon, a careless try
+    without it follows from horizon 1 (the refuted horizons held for the order only), and no
+    careful try, which would keep the order too."""
+    level = level_of(ENTRANCE_FIRST)
+    config = SolveConfig(encoding="push")
+    plan = StageSession.plan
+    tries: list[StageGoal] = []
+
+    def no_ordered_plan(self, state, goal, clock, start=1):
+        tries.append(goal)
+        if goal.keep_order:
+            self.ran_out, self.stopped_at = False, 5
+            return None
+        return plan(self, state, goal, clock, start)
+
+    monkeypatch.setattr(StageSession, "plan", no_ordered_plan)
+    search = StagedSearch(config, Clock(), 60.0, lambda message: None)
+    search.session = StageSession(level, config, Clock())
+    found, refuted_below, careful = search.stage(level, StageGoal(1))
+    assert found is not None and not careful
+    assert [goal.keep_order for goal in tries] == [True, False]
+    assert sum(c.isupper() for c in found[0].moves) == 1 == refuted_below
 
 
 # Three boxes, one, two and three pushes from their goals: three first stages, each filling
