@@ -9,7 +9,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
   ``filling.fillable`` (else it becomes a nogood and clingo goes on). It first finds a plan
   to any end state that keeps the goal order (a careless try; one that breaks the order only
-  when no plan keeps it), which is its plan when the careful try that follows finds none in
+  when none keeps it in half the stage time), which is its plan when the careful try that follows finds none in
   the rest of the stage time; the careful try starts at the horizon where the careless one
   stopped, since the careless try refuted every shorter one for it. A careless plan that
   fills a goal before one it shuts out leaves a later stage to take that box off its goal
@@ -251,8 +251,9 @@ class StagedSearch:
         exists, and whether the plan is a careful one: first a careless try (any end state not
         known dead that keeps the goal order, ``keep_order``) for half the stage time, then a
         careful one (``keep_live``, ``keep_fillable``) for the rest, whose plan is taken when it
-        finds one. When the careless try proves that no plan keeps the order, a careless try
-        without it takes the rest of the time from horizon 1 instead. Horizons below
+        finds one. When the careless try finds no plan that keeps the order, a careless try
+        without it takes the rest of the time instead, from horizon 1 (the order's refutations
+        do not hold for it), and no careful try follows (it keeps the order too). Horizons below
         ``start`` are known to have no careless plan. The careful try starts at the horizon
         where the careless one stopped: a careful plan is a careless one, so every shorter
         horizon is already refuted, as it is for the next end state tried from ``state``
@@ -265,7 +266,7 @@ class StagedSearch:
         assert self.session is not None  # try_stage ran in it
         refuted_below = self.session.stopped_at
         careful = None
-        if careless is None and not self.session.ran_out:  # no plan keeps the filling order: one that breaks it
+        if careless is None:  # none keeps the goal order (in time, or at all): one that breaks it
             careless = self.try_stage(state, goal, seconds - (time.perf_counter() - began), 1)
             refuted_below = self.session.stopped_at
             if careless is None and not self.session.ran_out:

@@ -666,10 +666,11 @@ def test_the_careless_try_keeps_the_filling_order(monkeypatch) -> None:
     assert moves is not None and sum(c.isupper() for c in moves) == 2 == bfs_pushes(ENTRANCE_FIRST, placed=1) + 1
 
 
-def test_a_stage_breaks_the_filling_order_only_when_no_plan_keeps_it(monkeypatch) -> None:
-    """When the careless try with the filling order has no plan at any horizon, a careless try
-    without it follows from horizon 1 (the refuted horizons held for the order only), and no
-    careful try, which would keep the order too."""
+@pytest.mark.parametrize("ran_out", [False, True])
+def test_a_stage_breaks_the_filling_order_only_when_no_plan_keeps_it(monkeypatch, ran_out: bool) -> None:
+    """When the careless try with the filling order finds no plan (at any horizon, or in its
+    time), a careless try without it follows from horizon 1 (the refuted horizons held for the
+    order only), and no careful try, which would keep the order too."""
     level = level_of(ENTRANCE_FIRST)
     config = SolveConfig(encoding="push")
     plan = StageSession.plan
@@ -678,7 +679,7 @@ def test_a_stage_breaks_the_filling_order_only_when_no_plan_keeps_it(monkeypatch
     def no_ordered_plan(self, state, goal, clock, start=1):
         tries.append(goal)
         if goal.keep_order:
-            self.ran_out, self.stopped_at = False, 5
+            self.ran_out, self.stopped_at = ran_out, 5
             return None
         return plan(self, state, goal, clock, start)
 
