@@ -8,12 +8,13 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
   (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
   ``filling.fillable`` (else it becomes a nogood and clingo goes on). It first finds a plan
-  to any end state that keeps the goal order (a careless try; one that breaks the order only
-  when none keeps it in half the stage time), which is its plan when the careful try that follows finds none in
-  the rest of the stage time; the careful try starts at the horizon where the careless one
-  stopped, since the careless try refuted every shorter one for it. A careless plan that
-  fills a goal before one it shuts out leaves a later stage to take that box off its goal
-  again: on Microban 143 the last box then took a 40-push detour;
+  to any end state that keeps the goal order (a careless try), which is its plan when the
+  careful try that follows finds none in the rest of the stage time; the careful try starts
+  at the horizon where the careless one stopped, since the careless try refuted every shorter
+  one for it. A careless plan that fills a goal before one it shuts out leaves a later stage
+  to take that box off its goal again (on Microban 143 the last box then took a 40-push
+  detour), so only when the careless try finds none in half the stage time does one that may
+  break the order get the rest;
 - in every try, an end state with a corral deadlock (``deadlocks.dead_fence``), a group
   deadlock (``deadlocks.dead_group``: two or three boxes that cannot all reach goals even
   alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
