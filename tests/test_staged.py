@@ -223,8 +223,9 @@ def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
 
 
 def test_the_goal_order_prunes_inside_the_solver(monkeypatch) -> None:
-    """subgoal-order.lp alone keeps a stage that keeps the order from filling the entrance goal first: with
-    the driver's check of each end state switched off, the stage still takes two pushes."""
+    """subgoal-order.lp alone keeps a stage asked to keep the order (``keep_order``) from filling
+    the entrance goal first: with the driver's check of each end state switched off, the stage
+    still takes two pushes."""
     level = level_of(ENTRANCE_FIRST)
     monkeypatch.setattr(StageEnds, "nogood", lambda self, end: None)
     config = SolveConfig(encoding="push")
@@ -667,7 +668,7 @@ def test_the_careless_try_keeps_the_filling_order(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("ran_out", [False, True])
-def test_a_stage_breaks_the_filling_order_only_when_no_plan_keeps_it(monkeypatch, ran_out: bool) -> None:
+def test_a_stage_breaks_the_filling_order_only_when_the_ordered_try_finds_no_plan(monkeypatch, ran_out: bool) -> None:
     """When the careless try with the filling order finds no plan (at any horizon, or in its
     time), a careless try without it follows from horizon 1 (the refuted horizons held for the
     order only), and no careful try, which would keep the order too."""
