@@ -59,11 +59,13 @@ def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
     return len(matching(reaches)) == len(reaches)
 
 
-def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) -> bool | None:
+def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES, deadline: float = math.inf,
+                  path: list[tuple[Cell, Cell]] | None = None) -> bool | None:
     """Whether moving only the boxes off the goals (those on goals are walls) can fill every
     empty goal: a best-first search over (boxes, player region) states, nearest to the goals
     first. None when more than ``JOINT_BOXES`` boxes are off the goals, or when the search
-    meets ``limit`` states without an answer."""
+    meets ``limit`` states or the clock passes ``deadline`` without an answer. When True,
+    ``path`` (if given) receives the moves that fill them (``push_search``)."""
     fixed = state.goals & state.boxes
     free, targets, start = state.floor - fixed, state.goals - fixed, state.boxes - fixed
     if len(start) > JOINT_BOXES:
@@ -71,13 +73,14 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES) 
     distance = lone_box_distances(free, targets, pulls)
     if any(box not in distance for box in start):
         return False  # a box that cannot reach a goal alone
-    return push_search(free, start, state.player, distance, targets, pulls, limit)
+    return push_search(free, start, state.player, distance, targets, pulls, limit, deadline=deadline, path=path)
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
                 targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
                 need: int | None = None, seen: set[tuple[int, int]] | None = None,
-                deadline: float = math.inf, prune: Prune | None = None) -> bool | None:
+                deadline: float = math.inf, prune: Prune | None = None,
+                path: list[tuple[Cell, Cell]] | None = None) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
     missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
     ``targets`` or the player able to walk into ``escape``: a best-first search over (boxes,
@@ -87,13 +90,15 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     after the first that ``prune`` calls dead is taken up but counts for nothing and is not
     searched on. A state's region is flooded when the state is taken up, not when it is found:
     a search that heads straight for the goals floods a few of the states it finds (the flood
-    is most of its time)."""
+    is most of its time). When it returns True, ``path`` (if given) receives the moves from
+    ``start`` to the state found, as (box square before, box square after)."""
     board = board_of(free)
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
     enough = len(start) if need is None else need
     seen = set() if seen is None else seen  # (boxes, player region) of the states taken up, as bits
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
+    came: dict[tuple[int, int], tuple[tuple[int, int], Cell, Cell]] = {}  # (boxes, player) bits -> the state before, the move
     # (summed distance, order found, boxes, as bits, the player's square, the square of the box moved last)
     todo: list[tuple[int, int, frozenset[Cell], int, int, Cell | None]] = [
         (sum(distance[box] for box in start), found, start, board.mask(start), board.bit(player), None)]
@@ -111,15 +116,27 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
         if moved is not None and prune is not None and prune(boxes, board.cell(stand), moved):
             continue
         if (boxes_mask & on_targets).bit_count() >= enough or region & escape_mask:
+            if path is not None:
+                path[:] = moves_to((boxes_mask, stand), came)
             return True
         for box in sorted(boxes):
             for to, player_after in box_moves(board, free, boxes, box, region, pulls):
                 moved_mask, stand_after = boxes_mask ^ board.bit(box) | board.bit(to), board.bit(player_after)
                 if to in distance and (moved_mask, stand_after) not in taken:
                     found += 1
+                    came.setdefault((moved_mask, stand_after), ((boxes_mask, stand), box, to))
                     heapq.heappush(todo, (summed - distance[box] + distance[to], found, (boxes - {box}) | {to},
                                           moved_mask, stand_after, to))
     return False
+
+
+def moves_to(state: tuple[int, int], came: dict[tuple[int, int], tuple[tuple[int, int], Cell, Cell]]) -> list[tuple[Cell, Cell]]:
+    """The moves (box square before, after) that led ``push_search`` from its start to ``state``."""
+    moves: list[tuple[Cell, Cell]] = []
+    while state in came:
+        state, box, to = came[state]
+        moves.append((box, to))
+    return moves[::-1]
 
 
 def box_moves(board: Board, free: frozenset[Cell], boxes: frozenset[Cell], box: Cell, region: int,

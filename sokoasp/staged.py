@@ -58,6 +58,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
+from .endgame import finish
 from .errors import InputError
 from .families import Encoding, get_encoding
 from .level import Cell, Level
@@ -93,6 +94,7 @@ class StagedOutcome:
     nearest_home: Level | None = None  # backward stages: a state with ``most_home`` boxes on start squares (its goals, turned round)
     test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability, traps) in Python
     traps: int = 0  # careless end states proven dead by search (traps.py)
+    end_game: int = 0  # forward stages: the boxes the plan's end game (sokoasp.endgame) put on goals
 
     def home_board(self, level: Level) -> str:
         """``nearest_home`` drawn on ``level`` in XSB rows (its goals, not the start squares), or
@@ -108,7 +110,8 @@ class StagedOutcome:
         best += [f"backwards {self.most_home} of {boxes} on start squares"] if self.most_home is not None else []
         at_best = f", at best {', '.join(best)}" if best else ""
         traps = f"; {self.traps} trap{'s' * (self.traps != 1)} proven dead" if self.traps else ""
-        return (f"staged search: {found} after {self.stages_solved} stage plans{at_best}{traps}; "
+        end_game = f", the last {self.end_game} by push search (end game)" if self.end_game else ""
+        return (f"staged search: {found} after {self.stages_solved} stage plans{end_game}{at_best}{traps}; "
                 f"{self.test_seconds:.1f} s testing end states")
 
 
@@ -173,6 +176,7 @@ class StagedSearch:
         self.passes = 0
         self.session: StageSession | None = None
         self.trail: list[StagePlan] = []  # the stage plans from the start to the state searched now
+        self.end_games_tried: set[tuple[frozenset[Cell], Cell]] = set()  # states whose end game (end_game) was searched
 
     def left(self) -> float:
         overall = self.clock.remaining()
@@ -225,6 +229,8 @@ class StagedSearch:
             self.outcome.most_home, self.outcome.nearest_home = placed, state
         if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
             return StagePlan()
+        if home is None and not first and (end := self.end_game(state)) is not None:
+            return end
         need = min(placed + 1, len(state.goals))
         tried: list[Level] = []
         start = 1  # no careless stage plan from state below this horizon
@@ -246,6 +252,22 @@ class StagedSearch:
                 return plan + rest
             self.dead_ends.append(after)
         return None
+
+    def end_game(self, state: Level) -> StagePlan | None:
+        """Forwards, after a stage, with few boxes off the goals: the rest of the plan by push
+        search (sokoasp.endgame), for at most a stage time, once per state in a search. Never
+        from the start: every plan of the stages has a stage planned by clingo."""
+        key = (state.boxes, state.player)
+        if key in self.end_games_tried:
+            return None
+        self.end_games_tried.add(key)
+        moves = finish(state, time.perf_counter() + min(self.stage_seconds, self.pass_left()))
+        if moves is None:
+            return None
+        self.outcome.end_game = len(state.boxes - state.goals)
+        self.outcome.most_placed = len(state.goals)
+        self.progress(f"end game: the last {self.outcome.end_game} boxes by push search ({self.clock.times()['total']:.2f} s)")
+        return StagePlan(moves=moves)
 
     def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int, bool]:
         """A stage plan for ``goal`` (or None), the horizon below which no careless plan
@@ -329,6 +351,7 @@ def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float,
     sessions = [search.session for search in searches if search.session is not None]
     outcome.test_seconds = sum(session.test_seconds + session.traps.seconds for session in sessions)
     outcome.traps = sum(search.outcome.traps for search in searches)
+    outcome.end_game = max(search.outcome.end_game for search in searches)
     forward = [search.outcome for search in searches if search.outcome.most_placed is not None]
     if forward:
         farthest = max(forward, key=lambda found: found.most_placed or 0)

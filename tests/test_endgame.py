@@ -1,0 +1,79 @@
+"""The end game of forward staged solving (sokoasp/endgame.py): the last few boxes by push
+search, checked against the breadth-first oracle and by replay."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import level_of
+from test_filling import CORPUS, fills, reachable_states
+
+from sokoasp import SolveConfig
+from sokoasp.endgame import finish
+from sokoasp.filling import JOINT_BOXES
+from sokoasp.level import Level
+from sokoasp.session import Clock
+from sokoasp.simulator import replay
+from sokoasp.staged import solve_staged
+
+
+def around_the_placed(state: Level) -> Level:
+    """``state`` with its boxes on goals made walls: a plan that solves it never moves them."""
+    fixed = state.boxes & state.goals
+    return Level(state.floor - fixed, state.boxes - fixed, state.goals - fixed, state.player)
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS)[:12])
+def test_the_end_game_fills_the_goals_exactly_when_the_oracle_can(name: str) -> None:
+    """On every reachable state of the corpus with a box on a goal: a plan exactly where the
+    breadth-first oracle fills the empty goals without moving a box on a goal, and that plan
+    replays with those boxes as walls."""
+    states = [state for state in reachable_states(CORPUS[name]) if len(state.boxes - state.goals) <= JOINT_BOXES]
+    assert states
+    for state in states:
+        moves = finish(state, float("inf"))
+        assert (moves is not None) == fills(state)
+        if moves is not None:
+            assert replay(around_the_placed(state), moves).ok
+
+
+def test_the_end_game_leaves_many_boxes_and_a_spent_clock_to_the_stages() -> None:
+    count = JOINT_BOXES + 1
+    rows = ["#" * (count + 4), "#@" + " " * (count + 1) + "#", "# " + "$" * count + " #", "# " + "." * count + " #",
+            "#" * (count + 4)]
+    many = level_of("\n".join(rows) + "\n")
+    assert finish(many, float("inf")) is None
+    few = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n")
+    assert finish(few, float("inf")) is not None and finish(few, 0.0) is None
+
+
+ROW_OF_FIVE = """\
+#########
+#@      #
+# $$$$$ #
+#       #
+# ..... #
+#########
+"""
+
+
+def test_the_stages_end_by_the_end_game_after_a_stage_of_their_own() -> None:
+    """Five boxes: the stages place at least two before the end game may take the rest; the
+    joined plan replays and the outcome says how many boxes the end game placed."""
+    level = level_of(ROW_OF_FIVE)
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
+    messages: list[str] = []
+    outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
+    assert outcome.plan is not None and replay(level, outcome.plan).ok
+    assert 1 <= outcome.end_game <= JOINT_BOXES and outcome.stages_solved >= len(level.boxes) - JOINT_BOXES
+    assert f"the last {outcome.end_game} by push search" in outcome.describe(len(level.boxes))
+    assert any(message.startswith("end game:") for message in messages)
+
+
+def test_a_level_of_few_boxes_gets_its_first_stage_from_clingo() -> None:
+    """Never from the start: with three boxes the end game could solve the level alone, yet the
+    first stage is planned by clingo."""
+    level = level_of("#######\n#@    #\n# $$$ #\n#     #\n# ... #\n#######\n")
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
+    outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
+    assert outcome.plan is not None and replay(level, outcome.plan).ok
+    assert outcome.stages_solved >= 1 and outcome.end_game <= 2
