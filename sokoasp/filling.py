@@ -60,12 +60,13 @@ def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
 
 
 def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES, deadline: float = math.inf,
-                  path: list[tuple[Cell, Cell]] | None = None) -> bool | None:
+                  path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None) -> bool | None:
     """Whether moving only the boxes off the goals (those on goals are walls) can fill every
     empty goal: a best-first search over (boxes, player region) states, nearest to the goals
     first. None when more than ``JOINT_BOXES`` boxes are off the goals, or when the search
     meets ``limit`` states or the clock passes ``deadline`` without an answer. When True,
-    ``path`` (if given) receives the moves that fill them (``push_search``)."""
+    ``path`` (if given) receives the moves that fill them (``push_search``); with ``home``,
+    the player must also be able to walk there at the end."""
     fixed = state.goals & state.boxes
     free, targets, start = state.floor - fixed, state.goals - fixed, state.boxes - fixed
     if len(start) > JOINT_BOXES:
@@ -73,17 +74,19 @@ def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES, 
     distance = lone_box_distances(free, targets, pulls)
     if any(box not in distance for box in start):
         return False  # a box that cannot reach a goal alone
-    return push_search(free, start, state.player, distance, targets, pulls, limit, deadline=deadline, path=path)
+    return push_search(free, start, state.player, distance, targets, pulls, limit, deadline=deadline, path=path,
+                       home=home)
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
                 targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
                 need: int | None = None, seen: set[tuple[int, int]] | None = None,
                 deadline: float = math.inf, prune: Prune | None = None,
-                path: list[tuple[Cell, Cell]] | None = None) -> bool | None:
+                path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
     missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
-    ``targets`` or the player able to walk into ``escape``: a best-first search over (boxes,
+    ``targets`` (and the player able to walk to ``home``, if given) or the player able to walk
+    into ``escape``: a best-first search over (boxes,
     player region) states, least summed ``distance`` first. None when it meets ``limit`` states
     first, or the clock (``time.perf_counter``) passes ``deadline``. ``seen`` collects the
     (boxes, player region) of the states taken up, as bits of ``board_of(free)``. A state
@@ -94,6 +97,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     ``start`` to the state found, as (box square before, box square after)."""
     board = board_of(free)
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
+    home_mask = 0 if home is None else board.bit(home)
     enough = len(start) if need is None else need
     seen = set() if seen is None else seen  # (boxes, player region) of the states taken up, as bits
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
@@ -115,7 +119,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
         seen.add((boxes_mask, region))
         if moved is not None and prune is not None and prune(boxes, board.cell(stand), moved):
             continue
-        if (boxes_mask & on_targets).bit_count() >= enough or region & escape_mask:
+        if ((boxes_mask & on_targets).bit_count() >= enough and region & home_mask == home_mask) or region & escape_mask:
             if path is not None:
                 path[:] = moves_to((boxes_mask, stand), came)
             return True

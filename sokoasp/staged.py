@@ -24,6 +24,10 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   search's time) may prove it a trap: no push sequence from there puts a box more on a goal
   without first passing a deadlock. The stage then goes on to its next end state, and any
   later stage ending in a state that search took up turns it away, in every pass;
+- once a stage leaves at most three boxes off the goals, an end game (``sokoasp.endgame``):
+  a push (backwards: pull) search of those boxes alone, the boxes on goals as walls, may fill
+  the empty goals at once, where the last stages, the longest, would each ask clingo for
+  one more box; never from the start, so every plan has a stage planned by clingo;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
@@ -110,7 +114,7 @@ class StagedOutcome:
         best += [f"backwards {self.most_home} of {boxes} on start squares"] if self.most_home is not None else []
         at_best = f", at best {', '.join(best)}" if best else ""
         traps = f"; {self.traps} trap{'s' * (self.traps != 1)} proven dead" if self.traps else ""
-        end_game = f", the last {self.end_game} by push search (end game)" if self.end_game else ""
+        end_game = f", the last {self.end_game} by the end game's search in Python" if self.end_game else ""
         return (f"staged search: {found} after {self.stages_solved} stage plans{end_game}{at_best}{traps}; "
                 f"{self.test_seconds:.1f} s testing end states")
 
@@ -229,7 +233,7 @@ class StagedSearch:
             self.outcome.most_home, self.outcome.nearest_home = placed, state
         if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
             return StagePlan()
-        if home is None and not first and (end := self.end_game(state)) is not None:
+        if not first and (end := self.end_game(state, home)) is not None:
             return end
         need = min(placed + 1, len(state.goals))
         tried: list[Level] = []
@@ -253,21 +257,25 @@ class StagedSearch:
             self.dead_ends.append(after)
         return None
 
-    def end_game(self, state: Level) -> StagePlan | None:
-        """Forwards, after a stage, with few boxes off the goals: the rest of the plan by push
-        search (sokoasp.endgame), for at most a stage time, once per state in a search. Never
-        from the start: every plan of the stages has a stage planned by clingo."""
+    def end_game(self, state: Level, home: Cell | None) -> StagePlan | None:
+        """After a stage, with few boxes off the goals: the rest of the plan by push (backwards:
+        pull) search (sokoasp.endgame), for at most a stage time, once per state in a search.
+        Never from the start: every plan of the stages has a stage planned by clingo."""
         key = (state.boxes, state.player)
         if key in self.end_games_tried:
             return None
         self.end_games_tried.add(key)
-        moves = finish(state, time.perf_counter() + min(self.stage_seconds, self.pass_left()))
-        if moves is None:
+        assert self.session is not None  # a stage ran before
+        end = finish(state, time.perf_counter() + min(self.stage_seconds, self.pass_left()), self.session.reverse, home)
+        if end is None:
             return None
         self.outcome.end_game = len(state.boxes - state.goals)
-        self.outcome.most_placed = len(state.goals)
-        self.progress(f"end game: the last {self.outcome.end_game} boxes by push search ({self.clock.times()['total']:.2f} s)")
-        return StagePlan(moves=moves)
+        if home is None:
+            self.outcome.most_placed = len(state.goals)
+        else:
+            self.outcome.most_home = len(state.goals)
+        self.progress(f"end game: the last {self.outcome.end_game} boxes by search ({self.clock.times()['total']:.2f} s)")
+        return end
 
     def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int, bool]:
         """A stage plan for ``goal`` (or None), the horizon below which no careless plan

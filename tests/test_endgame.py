@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import level_of
-from test_filling import CORPUS, fills, reachable_states
+from test_filling import CORPUS, fills, reachable_pull_states, reachable_states
 
 from sokoasp import SolveConfig
 from sokoasp.endgame import finish
@@ -30,10 +30,27 @@ def test_the_end_game_fills_the_goals_exactly_when_the_oracle_can(name: str) -> 
     states = [state for state in reachable_states(CORPUS[name]) if len(state.boxes - state.goals) <= JOINT_BOXES]
     assert states
     for state in states:
-        moves = finish(state, float("inf"))
-        assert (moves is not None) == fills(state)
-        if moves is not None:
-            assert replay(around_the_placed(state), moves).ok
+        end = finish(state, float("inf"))
+        assert (end is not None) == fills(state)
+        if end is not None:
+            assert replay(around_the_placed(state), end.moves).ok
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS)[:6])
+def test_backwards_the_end_game_pulls_exactly_when_the_oracle_can(name: str) -> None:
+    """The same for the level turned round: the boxes pulled onto the free start squares, one
+    route of one pull each."""
+    states = [state for state in reachable_pull_states(CORPUS[name]) if len(state.boxes - state.goals) <= JOINT_BOXES]
+    assert states
+    for state in states:
+        end = finish(state, float("inf"), reverse=True)
+        assert (end is not None) == fills(state, pulls=True)
+        if end is not None:
+            boxes = set(state.boxes)
+            for lift, drop, _ in end.routes:
+                assert lift in boxes and lift not in state.goals & state.boxes and abs(drop[0] - lift[0]) + abs(drop[1] - lift[1]) == 1
+                boxes = boxes - {lift} | {drop}
+            assert boxes == state.goals
 
 
 def test_the_end_game_leaves_many_boxes_and_a_spent_clock_to_the_stages() -> None:
@@ -65,8 +82,18 @@ def test_the_stages_end_by_the_end_game_after_a_stage_of_their_own() -> None:
     outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert 1 <= outcome.end_game <= JOINT_BOXES and outcome.stages_solved >= len(level.boxes) - JOINT_BOXES
-    assert f"the last {outcome.end_game} by push search" in outcome.describe(len(level.boxes))
+    assert f"the last {outcome.end_game} by the end game's search" in outcome.describe(len(level.boxes))
     assert any(message.startswith("end game:") for message in messages)
+
+
+@pytest.mark.parametrize("family", ["push-macro", "pull-route"])
+def test_the_stages_end_by_the_end_game_in_either_direction(family: str) -> None:
+    """Forwards and backwards (the player must end able to walk home), the joined plan replays
+    from the start."""
+    level = level_of(ROW_OF_FIVE)
+    config = SolveConfig(encoding=family, strategies=("dead",), max_horizon=40)
+    outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
+    assert outcome.plan is not None and replay(level, outcome.plan).ok and outcome.end_game >= 1
 
 
 def test_a_level_of_few_boxes_gets_its_first_stage_from_clingo() -> None:
