@@ -59,6 +59,7 @@ from the start by the simulator like every other plan (``driver.validate``).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, replace
 
@@ -180,7 +181,8 @@ class StagedSearch:
         self.passes = 0
         self.session: StageSession | None = None
         self.trail: list[StagePlan] = []  # the stage plans from the start to the state searched now
-        self.end_games_tried: set[tuple[frozenset[Cell], Cell]] = set()  # states whose end game (end_game) was searched
+        # the states whose end game (end_game) found nothing: the seconds it had (inf: it ended in them)
+        self.end_games_tried: dict[tuple[frozenset[Cell], Cell], float] = {}
 
     def left(self) -> float:
         overall = self.clock.remaining()
@@ -259,15 +261,16 @@ class StagedSearch:
 
     def end_game(self, state: Level, home: Cell | None) -> StagePlan | None:
         """After a stage, with few boxes off the goals: the rest of the plan by push (backwards:
-        pull) search (sokoasp.endgame), for at most a stage time, once per state in a search.
-        Never from the start: every plan of the stages has a stage planned by clingo."""
-        key = (state.boxes, state.player)
-        if key in self.end_games_tried:
+        pull) search (sokoasp.endgame), for at most a stage time, once per state in a search
+        unless its time ran out and a later pass has more. Never from the start: every plan of the stages has a stage planned by clingo."""
+        key, seconds = (state.boxes, state.player), min(self.stage_seconds, self.pass_left())
+        if seconds <= self.end_games_tried.get(key, 0.0):
             return None
-        self.end_games_tried.add(key)
         assert self.session is not None  # a stage ran before
-        end = finish(state, time.perf_counter() + min(self.stage_seconds, self.pass_left()), self.session.reverse, home)
-        if end is None:
+        began = time.perf_counter()
+        end = finish(state, began + seconds, self.session.reverse, home)
+        if end is None:  # searched in full (or to its state limit), or cut short: tried again with more time
+            self.end_games_tried[key] = seconds if time.perf_counter() - began >= seconds else math.inf
             return None
         self.outcome.end_game = len(state.boxes - state.goals)
         if home is None:

@@ -3,17 +3,20 @@ search, checked against the breadth-first oracle and by replay."""
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
+
 import pytest
 from helpers import level_of
 from test_filling import CORPUS, fills, reachable_pull_states, reachable_states
 
-from sokoasp import SolveConfig
+from sokoasp import SolveConfig, staged
 from sokoasp.endgame import finish
 from sokoasp.filling import JOINT_BOXES
 from sokoasp.level import Level
 from sokoasp.session import Clock
 from sokoasp.simulator import replay
-from sokoasp.staged import solve_staged
+from sokoasp.staged import StagedSearch, solve_staged
 
 
 def around_the_placed(state: Level) -> Level:
@@ -104,3 +107,28 @@ def test_a_level_of_few_boxes_gets_its_first_stage_from_clingo() -> None:
     outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert outcome.stages_solved >= 1 and outcome.end_game <= 2
+
+
+def test_an_end_game_is_searched_again_only_when_its_time_ran_out(monkeypatch) -> None:
+    """A search that ended in its time is not repeated; one cut short is, once a later pass
+    gives it more time."""
+    calls: list[float] = []
+
+    def slow_finish(state: Level, deadline: float, reverse: bool = False, home: object = None) -> None:
+        calls.append(deadline - time.perf_counter())
+        while cut_short and time.perf_counter() < deadline:
+            pass
+
+    monkeypatch.setattr(staged, "finish", slow_finish)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda _: None)
+    search.session = SimpleNamespace(reverse=False)  # type: ignore[assignment]
+    ended, cut = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n"), level_of(ROW_OF_FIVE)
+    cut_short = False
+    assert search.end_game(ended, None) is None and search.end_game(ended, None) is None
+    assert len(calls) == 1
+    cut_short = True
+    search.stage_seconds = 0.05
+    assert search.end_game(cut, None) is None and search.end_game(cut, None) is None
+    assert len(calls) == 2
+    search.stage_seconds = 0.1
+    assert search.end_game(cut, None) is None and len(calls) == 3
