@@ -86,8 +86,8 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
     missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
     ``targets`` (and the player able to walk to ``home``, if given) or the player able to walk
-    into ``escape``: a best-first search over (boxes,
-    player region) states, least summed ``distance`` first. None when it meets ``limit`` states
+    into ``escape``: a best-first search over (boxes, player region) states, least summed
+    ``distance`` first. None when it meets ``limit`` states
     first, or the clock (``time.perf_counter``) passes ``deadline``. ``seen`` collects the
     (boxes, player region) of the states taken up, as bits of ``board_of(free)``. A state
     after the first that ``prune`` calls dead is taken up but counts for nothing and is not

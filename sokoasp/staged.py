@@ -99,7 +99,7 @@ class StagedOutcome:
     nearest_home: Level | None = None  # backward stages: a state with ``most_home`` boxes on start squares (its goals, turned round)
     test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability, traps) in Python
     traps: int = 0  # careless end states proven dead by search (traps.py)
-    end_game: int = 0  # forward stages: the boxes the plan's end game (sokoasp.endgame) put on goals
+    end_game: int = 0  # the boxes the plan's end game (sokoasp.endgame) placed, if it ended the plan
 
     def home_board(self, level: Level) -> str:
         """``nearest_home`` drawn on ``level`` in XSB rows (its goals, not the start squares), or
@@ -262,7 +262,8 @@ class StagedSearch:
     def end_game(self, state: Level, home: Cell | None) -> StagePlan | None:
         """After a stage, with few boxes off the goals: the rest of the plan by push (backwards:
         pull) search (sokoasp.endgame), for at most a stage time, once per state in a search
-        unless its time ran out and a later pass has more. Never from the start: every plan of the stages has a stage planned by clingo."""
+        unless its time ran out and a later pass has more. Never from the start: every plan of
+        the stages has a stage planned by clingo."""
         key, seconds = (state.boxes, state.player), min(self.stage_seconds, self.pass_left())
         if seconds <= self.end_games_tried.get(key, 0.0):
             return None
