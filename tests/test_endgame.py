@@ -1,4 +1,4 @@
-"""The end game of forward staged solving (sokoasp/endgame.py): the last few boxes by push
+"""The end game of staged solving (sokoasp/endgame.py): the last few boxes by push (or pull)
 search, checked against the breadth-first oracle and by replay."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from helpers import level_of
+from oracle import region
 from test_filling import CORPUS, fills, reachable_pull_states, reachable_states
 
 from sokoasp import SolveConfig, staged
@@ -42,18 +43,46 @@ def test_the_end_game_fills_the_goals_exactly_when_the_oracle_can(name: str) -> 
 @pytest.mark.parametrize("name", sorted(CORPUS)[:6])
 def test_backwards_the_end_game_pulls_exactly_when_the_oracle_can(name: str) -> None:
     """The same for the level turned round: the boxes pulled onto the free start squares, one
-    route of one pull each."""
+    legal pull per route (replayed with the oracle's own walk)."""
     states = [state for state in reachable_pull_states(CORPUS[name]) if len(state.boxes - state.goals) <= JOINT_BOXES]
     assert states
     for state in states:
         end = finish(state, float("inf"), reverse=True)
         assert (end is not None) == fills(state, pulls=True)
         if end is not None:
-            boxes = set(state.boxes)
-            for lift, drop, _ in end.routes:
-                assert lift in boxes and lift not in state.goals & state.boxes and abs(drop[0] - lift[0]) + abs(drop[1] - lift[1]) == 1
-                boxes = boxes - {lift} | {drop}
-            assert boxes == state.goals
+            assert replay_pulls(state, end.routes)[0] == state.goals
+
+
+def test_backwards_the_end_game_leaves_the_player_able_to_walk_home() -> None:
+    """Where a plan leaves the player shut out of a square, a plan asked to end with the
+    player able to walk there does (on the corpus's reachable states, at least once)."""
+    asked = 0
+    for name in sorted(CORPUS)[:12]:
+        for state in reachable_pull_states(CORPUS[name]):
+            end = finish(state, float("inf"), reverse=True)
+            if end is None:
+                continue
+            boxes, player = replay_pulls(state, end.routes)
+            home = min(set(state.floor) - boxes - region(set(state.floor), boxes, player), default=None)
+            homeward = None if home is None else finish(state, float("inf"), reverse=True, home=home)
+            if homeward is not None:
+                asked += 1
+                boxes, player = replay_pulls(state, homeward.routes)
+                assert boxes == state.goals and home in region(set(state.floor), boxes, player)
+    assert asked > 0
+
+
+def replay_pulls(state: Level, routes: tuple) -> tuple[frozenset, tuple]:
+    """The boxes and the player after routes of one pull each, every pull checked: the player
+    walks to the square the box comes onto, and steps back onto a free square."""
+    floor, boxes, player = set(state.floor), frozenset(state.boxes), state.player
+    for lift, drop, stand in routes:
+        step = (drop[0] - lift[0], drop[1] - lift[1])
+        assert lift in boxes and lift not in state.goals & state.boxes and abs(step[0]) + abs(step[1]) == 1
+        assert drop in region(floor, boxes, player) and stand == (drop[0] + step[0], drop[1] + step[1])
+        assert stand in floor and stand not in boxes
+        boxes, player = boxes - {lift} | {drop}, stand
+    return boxes, player
 
 
 def test_the_end_game_leaves_many_boxes_and_a_spent_clock_to_the_stages() -> None:
