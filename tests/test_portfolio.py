@@ -137,7 +137,7 @@ def test_a_proof_of_unsolvability_ends_the_schedule() -> None:
     assert result.config["portfolio"] == [members[0].describe()]
 
 
-def test_a_race_without_a_plan_keeps_every_members_phase_notes(monkeypatch) -> None:
+def test_a_race_without_a_plan_keeps_every_members_phase_notes(monkeypatch, no_end_game) -> None:
     """The stages' note survives in the report when their member is killed after sending it
     (here it hangs after its solve, like grounding that outlives the limit) and another member's
     stronger outcome is the one reported."""

@@ -308,7 +308,7 @@ def test_a_longer_budget_starts_with_the_same_passes() -> None:
     assert searches[0].stage_seconds == searches[1].stage_seconds
 
 
-def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch) -> None:
+def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch, no_end_game) -> None:
     """Stages that always find a plan but never get closer to the goal (a search that would
     wander deeper for the whole budget): each pass ends after PASS_STAGES stage times and the
     next starts again from the start with twice the stage time."""
@@ -734,7 +734,7 @@ def test_each_end_state_tried_from_a_state_starts_where_the_last_careless_try_st
         assert sum(c.isupper() for c in moves) == sum(c.isupper() for c in alone) >= start
 
 
-def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch) -> None:
+def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch, no_end_game) -> None:
     """The stage whose plan ends the search has FINAL_STAGE_TIMES stage times: its careless
     try gets half of them, every other stage's half of one."""
     level = level_of(THREE_GOALS)
@@ -816,7 +816,7 @@ ONE_NEAR_ONE_FAR = """\
 """
 
 
-def test_a_failed_staged_search_keeps_the_way_to_its_farthest_state() -> None:
+def test_a_failed_staged_search_keeps_the_way_to_its_farthest_state(no_end_game) -> None:
     """One push puts the first box on a goal; the second needs two, above the maximum horizon,
     so the search ends without a plan. The moves to the farthest state replay to it, and
     ``solve`` keeps the same moves in its stats (the next test: the CLI draws that state)."""
@@ -831,7 +831,7 @@ def test_a_failed_staged_search_keeps_the_way_to_its_farthest_state() -> None:
     assert result.stats["staged_farthest"] == outcome.farthest
 
 
-def test_solve_draws_the_farthest_state_of_failed_stages(tmp_path) -> None:
+def test_solve_draws_the_farthest_state_of_failed_stages(tmp_path, no_end_game) -> None:
     path = str(write(tmp_path, "l.sok", ONE_NEAR_ONE_FAR))
     code, out = run("solve", "-e", "push", "--staged", "10", "--max-horizon", "1", path)
     assert code != ExitCode.SOLVED
