@@ -87,9 +87,9 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
     ``targets`` (and the player able to walk to ``home``, if given) or the player able to walk
     into ``escape``: a best-first search over (boxes, player region) states, least summed
-    ``distance`` first. None when it meets ``limit`` states
-    first, or the clock (``time.perf_counter``) passes ``deadline``. ``seen`` collects the
-    (boxes, player region) of the states taken up, as bits of ``board_of(free)``. A state
+    ``distance`` first. None when it meets ``limit`` states first, or the clock
+    (``time.perf_counter``) passes ``deadline``. ``seen`` collects the (boxes, player region)
+    of the states taken up, as bits of ``board_of(free)``. A state
     after the first that ``prune`` calls dead is taken up but counts for nothing and is not
     searched on. A state's region is flooded when the state is taken up, not when it is found:
     a search that heads straight for the goals floods a few of the states it finds (the flood
