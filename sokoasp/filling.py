@@ -60,16 +60,17 @@ def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
 
 
 def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES, deadline: float = math.inf,
-                  path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None) -> bool | None:
+                  path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None,
+                  most_boxes: int = JOINT_BOXES) -> bool | None:
     """Whether moving only the boxes off the goals (those on goals are walls) can fill every
     empty goal: a best-first search over (boxes, player region) states, nearest to the goals
-    first. None when more than ``JOINT_BOXES`` boxes are off the goals, or when the search
+    first. None when more than ``most_boxes`` boxes are off the goals, or when the search
     meets ``limit`` states or the clock passes ``deadline`` without an answer. When True,
     ``path`` (if given) receives the moves that fill them (``push_search``); with ``home``,
     the player must also be able to walk there at the end."""
     fixed = state.goals & state.boxes
     free, targets, start = state.floor - fixed, state.goals - fixed, state.boxes - fixed
-    if len(start) > JOINT_BOXES:
+    if len(start) > most_boxes:
         return None
     distance = lone_box_distances(free, targets, pulls)
     if any(box not in distance for box in start):

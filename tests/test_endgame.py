@@ -1,5 +1,6 @@
 """The end game of staged solving (sokoasp/endgame.py): the last few boxes by push (or pull)
-search, checked against the breadth-first oracle and by replay."""
+search, checked against the breadth-first oracle and by replay: a plan around the boxes on
+goals where one exists, else one that moves them too where the state can be solved at all."""
 
 from __future__ import annotations
 
@@ -8,12 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 from helpers import level_of
-from oracle import region
-from test_filling import CORPUS, fills, reachable_pull_states, reachable_states
+from oracle import push_closure, region
+from test_filling import CORPUS, SEALED, fills, reachable_pull_states, reachable_states
 
 from sokoasp import SolveConfig, staged
-from sokoasp.endgame import finish
-from sokoasp.filling import JOINT_BOXES
+from sokoasp.endgame import END_GAME_BOXES, finish
 from sokoasp.level import Level
 from sokoasp.session import Clock
 from sokoasp.simulator import replay
@@ -26,31 +26,55 @@ def around_the_placed(state: Level) -> Level:
     return Level(state.floor - fixed, state.boxes - fixed, state.goals - fixed, state.player)
 
 
-@pytest.mark.parametrize("name", sorted(CORPUS)[:12])
-def test_the_end_game_fills_the_goals_exactly_when_the_oracle_can(name: str) -> None:
-    """On every reachable state of the corpus with a box on a goal: a plan exactly where the
-    breadth-first oracle fills the empty goals without moving a box on a goal, and that plan
-    replays with those boxes as walls."""
-    states = [state for state in reachable_states(CORPUS[name]) if len(state.boxes - state.goals) <= JOINT_BOXES]
+def solvable(state: Level, pulls: bool = False) -> bool:
+    """The breadth-first oracle: some pushes (``pulls``: pulls) put a box on every goal."""
+    return any(placement == state.goals
+               for placement, _ in push_closure(set(state.floor), state.boxes, state.player, pulls=pulls))
+
+
+FOUR_IN_A_ROOM = "#######\n#@    #\n# $$$ #\n# .$. #\n#  .. #\n#######\n"
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS)[:12] + ["four"])
+def test_the_end_game_finds_a_plan_exactly_when_the_oracle_can(name: str) -> None:
+    """On every reachable state of the corpus (and of a four-box level) with a box on a goal
+    and at most ``END_GAME_BOXES`` off: a plan exactly where the breadth-first oracle solves
+    the state. Where the boxes on goals can stay put, the plan leaves them there (it replays
+    with them as walls); where they cannot, it moves them, and it was needed at least once."""
+    text = FOUR_IN_A_ROOM if name == "four" else CORPUS[name]
+    states = [state for state in reachable_states(text) if len(state.boxes - state.goals) <= END_GAME_BOXES]
     assert states
+    moved_a_placed_box = 0
     for state in states:
         end = finish(state, float("inf"))
-        assert (end is not None) == fills(state)
+        assert (end is not None) == solvable(state)
         if end is not None:
-            assert replay(around_the_placed(state), end.moves).ok
+            assert replay(around_the_placed(state) if fills(state) else state, end.moves).ok
+            moved_a_placed_box += not fills(state)
+    assert name != "four" or moved_a_placed_box > 0
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS)[:6])
 def test_backwards_the_end_game_pulls_exactly_when_the_oracle_can(name: str) -> None:
     """The same for the level turned round: the boxes pulled onto the free start squares, one
-    legal pull per route (replayed with the oracle's own walk)."""
-    states = [state for state in reachable_pull_states(CORPUS[name]) if len(state.boxes - state.goals) <= JOINT_BOXES]
+    legal pull per route (replayed with the oracle's own walk), the boxes on start squares left
+    in place wherever the oracle can do without moving them."""
+    states = [state for state in reachable_pull_states(CORPUS[name]) if len(state.boxes - state.goals) <= END_GAME_BOXES]
     assert states
     for state in states:
         end = finish(state, float("inf"), reverse=True)
-        assert (end is not None) == fills(state, pulls=True)
+        assert (end is not None) == solvable(state, pulls=True)
         if end is not None:
-            assert replay_pulls(state, end.routes)[0] == state.goals
+            assert replay_pulls(state, end.routes, keep_placed=fills(state, pulls=True))[0] == state.goals
+
+
+def test_the_end_game_moves_a_box_off_its_goal_when_it_must() -> None:
+    """The box on the goal at the room's mouth seals the goal behind it: the end game pushes it
+    in and the other box after it."""
+    sealed = level_of(SEALED)
+    assert not fills(sealed)
+    end = finish(sealed, float("inf"))
+    assert end is not None and replay(sealed, end.moves).ok
 
 
 def test_backwards_the_end_game_leaves_the_player_able_to_walk_home() -> None:
@@ -62,23 +86,25 @@ def test_backwards_the_end_game_leaves_the_player_able_to_walk_home() -> None:
             end = finish(state, float("inf"), reverse=True)
             if end is None:
                 continue
-            boxes, player = replay_pulls(state, end.routes)
+            boxes, player = replay_pulls(state, end.routes, keep_placed=False)
             home = min(set(state.floor) - boxes - region(set(state.floor), boxes, player), default=None)
             homeward = None if home is None else finish(state, float("inf"), reverse=True, home=home)
             if homeward is not None:
                 asked += 1
-                boxes, player = replay_pulls(state, homeward.routes)
+                boxes, player = replay_pulls(state, homeward.routes, keep_placed=False)
                 assert boxes == state.goals and home in region(set(state.floor), boxes, player)
     assert asked > 0
 
 
-def replay_pulls(state: Level, routes: tuple) -> tuple[frozenset, tuple]:
+def replay_pulls(state: Level, routes: tuple, keep_placed: bool = True) -> tuple[frozenset, tuple]:
     """The boxes and the player after routes of one pull each, every pull checked: the player
-    walks to the square the box comes onto, and steps back onto a free square."""
+    walks to the square the box comes onto, and steps back onto a free square (``keep_placed``:
+    and never moves a box that stood on a goal)."""
     floor, boxes, player = set(state.floor), frozenset(state.boxes), state.player
     for lift, drop, stand in routes:
         step = (drop[0] - lift[0], drop[1] - lift[1])
-        assert lift in boxes and lift not in state.goals & state.boxes and abs(step[0]) + abs(step[1]) == 1
+        assert lift in boxes and abs(step[0]) + abs(step[1]) == 1
+        assert not keep_placed or lift not in state.goals & state.boxes
         assert drop in region(floor, boxes, player) and stand == (drop[0] + step[0], drop[1] + step[1])
         assert stand in floor and stand not in boxes
         boxes, player = boxes - {lift} | {drop}, stand
@@ -86,7 +112,7 @@ def replay_pulls(state: Level, routes: tuple) -> tuple[frozenset, tuple]:
 
 
 def test_the_end_game_leaves_many_boxes_and_a_spent_clock_to_the_stages() -> None:
-    count = JOINT_BOXES + 1
+    count = END_GAME_BOXES + 1
     rows = ["#" * (count + 4), "#@" + " " * (count + 1) + "#", "# " + "$" * count + " #", "# " + "." * count + " #",
             "#" * (count + 4)]
     many = level_of("\n".join(rows) + "\n")
@@ -113,7 +139,7 @@ def test_the_stages_end_by_the_end_game_after_a_stage_of_their_own() -> None:
     messages: list[str] = []
     outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
-    assert 1 <= outcome.end_game <= JOINT_BOXES and outcome.stages_solved >= len(level.boxes) - JOINT_BOXES
+    assert 1 <= outcome.end_game <= END_GAME_BOXES and outcome.stages_solved >= len(level.boxes) - END_GAME_BOXES
     assert f"the last {outcome.end_game} by the end game's search" in outcome.describe(len(level.boxes))
     assert any(message.startswith("end game:") for message in messages)
 
