@@ -88,6 +88,10 @@ def cli() -> None:
               "stage time, ...). pull-route stages run backwards: from the boxes on the goals, each pulls one more box "
               "onto a start square (push-macro+pull-route: both directions take turns). The stages keep the "
               "strategies their family supports.")
+@click.option("--end-game/--no-end-game", default=True, show_default=True,
+              help="With --staged: once a stage leaves at most four boxes off the goals, a search in Python may "
+              "finish the plan (those boxes alone, else every box; sokoasp/endgame.py). Not ASP, and the result "
+              "says how many boxes it placed; --no-end-game: every stage planned by clingo, as before it existed.")
 @click.option("--goal-room", type=click.FloatRange(min=0.01), metavar="SECONDS",
               help="Levels whose goals all lie in a room with one entrance and no box inside: first spend up to "
               "SECONDS on the level with that room packed by goal macros (each box pushed in goes straight to its "
@@ -130,6 +134,7 @@ def solve_command(
     memory_limit: int | None,
     staged: float | None,
     stage_encoding: str | None,
+    end_game: bool,
     interleave: int,
     goal_room: float | None,
     descend: bool,
@@ -186,13 +191,14 @@ def solve_command(
         clingo_args=clingo_args,
         staged=staged,
         stage_encoding=stage_encoding,
+        end_game=end_game,
         interleave=interleave,
         goal_room=goal_room,
         descend=descend,
     )
-    if (portfolio or record) and (strategies or staged or stage_encoding or goal_room or descend):
+    if (portfolio or record) and (strategies or staged or stage_encoding or goal_room or descend or not end_game):
         raise InputError(f"--{'portfolio' if portfolio else 'record'} chooses its own strategies and staging: drop "
-                         "--strategy, --staged, --goal-room and --descend")
+                         "--strategy, --staged, --goal-room, --no-end-game and --descend")
     if prove and portfolio == bool(record):
         raise InputError("--prove proves the portfolio's plan or a record's push-optimal: give --portfolio or --record "
                          "(for a push-optimal plan alone: -e push -s dead -s freeze -s bound)")
@@ -201,6 +207,8 @@ def solve_command(
                          "(to look at a record's plan: sokoasp show --record)")
     if stage_encoding and not staged:
         raise InputError("--stage-encoding names the family of the stages: give --staged SECONDS too")
+    if not end_game and not staged:
+        raise InputError("--no-end-game turns off the end of staged solving: give --staged SECONDS too")
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if record:

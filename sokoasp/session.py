@@ -40,6 +40,7 @@ class SolveConfig:
     interleave: int = 1  # jump families: how many horizons are asked in turn (1: one after another)
     goal_room: float | None = None  # seconds on the level with its goal room packed by macros (sokoasp.goalroom) first
     descend: bool = False  # push-jump: max_horizon first, then one push fewer than each plan, to a refutation
+    end_game: bool = True  # staged search: the last few boxes by a search in Python (sokoasp.endgame)
 
     @property
     def stage_families(self) -> tuple[str, ...]:
@@ -62,6 +63,7 @@ class SolveConfig:
             "interleave": self.interleave,
             "goal_room": self.goal_room,
             "descend": self.descend,
+            "end_game": self.end_game,
             "clingo": clingo.__version__,
             "sokoasp": sokoasp_version(),
         }

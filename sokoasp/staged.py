@@ -24,10 +24,11 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   search's time) may prove it a trap: no push sequence from there puts a box more on a goal
   without first passing a deadlock. The stage then goes on to its next end state, and any
   later stage ending in a state that search took up turns it away, in every pass;
-- once a stage leaves at most three boxes off the goals, an end game (``sokoasp.endgame``):
-  a push (backwards: pull) search of those boxes alone, the boxes on goals as walls, may fill
-  the empty goals at once, where the last stages, the longest, would each ask clingo for
-  one more box; never from the start, so every plan has a stage planned by clingo;
+- once a stage leaves at most four boxes off the goals, an end game (``sokoasp.endgame``,
+  unless ``config.end_game`` is off): a push (backwards: pull) search of those boxes alone, the
+  boxes on goals as walls, or of every box when a box on a goal must move, may fill the empty
+  goals at once, where the last stages, the longest, would each ask clingo for one more box;
+  never from the start, so every plan has a stage planned by clingo;
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
@@ -235,7 +236,7 @@ class StagedSearch:
             self.outcome.most_home, self.outcome.nearest_home = placed, state
         if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
             return StagePlan()
-        if not first and (end := self.end_game(state, home)) is not None:
+        if not first and self.config.end_game and (end := self.end_game(state, home)) is not None:
             return end
         need = min(placed + 1, len(state.goals))
         tried: list[Level] = []

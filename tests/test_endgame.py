@@ -10,10 +10,12 @@ from types import SimpleNamespace
 import pytest
 from helpers import level_of
 from oracle import push_closure, region
+from test_cli import run
 from test_filling import CORPUS, SEALED, fills, reachable_pull_states, reachable_states
 
 from sokoasp import SolveConfig, staged
 from sokoasp.endgame import END_GAME_BOXES, finish
+from sokoasp.errors import ExitCode
 from sokoasp.level import Level
 from sokoasp.session import Clock
 from sokoasp.simulator import replay
@@ -152,6 +154,20 @@ def test_the_stages_end_by_the_end_game_in_either_direction(family: str) -> None
     config = SolveConfig(encoding=family, strategies=("dead",), max_horizon=40)
     outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok and outcome.end_game >= 1
+
+
+def test_without_the_end_game_every_stage_is_planned_by_clingo(tmp_path) -> None:
+    """--no-end-game (SolveConfig.end_game): one stage plan per box, and the result says nothing
+    of an end game; with it, the same level ends by it."""
+    path = tmp_path / "five.sok"
+    path.write_text(ROW_OF_FIVE)
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "30", "--no-end-game", str(path))
+    assert code == ExitCode.SOLVED and "staged search: a plan after" in out and "end game" not in out
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "30", str(path))
+    assert code == ExitCode.SOLVED and "by the end game's search in Python" in out
+    config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=40, end_game=False)
+    outcome = solve_staged(level_of(ROW_OF_FIVE), config, Clock(), 30.0, lambda _: None)
+    assert outcome.end_game == 0 and outcome.stages_solved >= len(level_of(ROW_OF_FIVE).boxes)
 
 
 def test_a_level_of_few_boxes_gets_its_first_stage_from_clingo() -> None:

@@ -366,3 +366,32 @@ def test_stage_encodings_choose_the_family_of_the_stages(tmp_path: Path) -> None
     grid.write_text('staged = [5]\nstage_encodings = ["incremental"]\n' + body)
     with pytest.raises(InputError, match="stage_encodings must name push families"):
         read_spec(grid)
+
+
+def test_the_end_game_is_a_grid_dimension_of_staged_runs(tmp_path: Path) -> None:
+    """end_game = [true, false]: the runs with it keep their keys, those without get their own
+    label and key, their config records it, and runs without stages are skipped for it."""
+    _, _, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]', "staged = [5]\nend_game = [true, false]")
+    assert skipped == []
+    staged_plain = read_spec(write_grid(tmp_path, '["push-macro", "push"]', "staged = [5]")).runs()[0]
+    assert [r.key for r in both if r.end_game] == [r.key for r in staged_plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push-macro [staged 5 s]", "push-macro [staged 5 s] [no end game]",
+                                               "push [staged 5 s]", "push [staged 5 s] [no end game]"}
+    assert len({r.key for r in both}) == len(both) == 2 * len(plain)
+    grid = write_grid(tmp_path, '["push"]', "end_game = [false]")
+    runs, skipped = read_spec(grid).runs()
+    assert runs == [] and skipped == ["push with no end game: the end game is part of staged solving"]
+    database = tmp_path / "r.sqlite"
+    spec = read_spec(write_grid(tmp_path, '["push"]', "staged = [5]\nend_game = [false]"))
+    assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == len(spec.instances)
+    assert all(json.loads(row["config"])["end_game"] is False for row in rows_of(database))
+    for bad in ("end_game = [1]", "end_game = false"):
+        with pytest.raises(InputError, match="end_game must list true or false"):
+            read_spec(write_grid(tmp_path, '["push"]', bad))
+
+
+def write_grid(tmp_path: Path, encodings: str, line: str) -> Path:
+    """A tiny grid file with one more TOML line."""
+    grid = tmp_path / "e.toml"
+    grid.write_text(f'{line}\nencodings = {encodings}\n[[instances]]\npath = "{tmp_path / "tiny"}"\n')
+    return grid

@@ -13,6 +13,7 @@ Example ``grid.toml``::
     stage_encodings = ["push-macro", "push-macro+push-route"]  # optional, with staged: the stages' families
     interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
     goal_room = [0, 150]     # optional: seconds on the level with its goal room packed by macros first (0: none)
+    end_game = [true, false] # optional, with staged: the last few boxes by a search in Python (default: true)
     [[instances]]
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
     class = "microban"                    # optional; default: folder or collection name
@@ -49,7 +50,7 @@ from ..staged import can_stage, check_phases
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "staged", "stage_encodings", "interleave", "goal_room", "instances"}
+        "staged", "stage_encodings", "interleave", "goal_room", "end_game", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels", "record"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -82,6 +83,7 @@ class Run:
     interleave: int = 1  # jump families: horizons asked in turn (1: one after another)
     stage_encoding: str = ""  # with staged: the stages' push family ("": the encoding's own)
     goal_room: float = 0.0  # seconds on the level with its goal room packed by macros first (0: none)
+    end_game: bool = True  # with staged: the last few boxes by a search in Python (sokoasp.endgame)
 
     @property
     def configuration(self) -> str:
@@ -92,6 +94,7 @@ class Run:
         label += f" [staged {self.staged:g} s]" if self.staged and not self.stage_encoding else ""
         label += f" [staged {self.staged:g} s of {self.stage_encoding}]" if self.stage_encoding else ""
         label += f" [goal room {self.goal_room:g} s]" if self.goal_room else ""
+        label += " [no end game]" if not self.end_game else ""
         return label + (f" [interleave {self.interleave}]" if self.interleave != 1 else "")
 
     @property
@@ -108,6 +111,8 @@ class Run:
             parts.append(f"stage_encoding={self.stage_encoding}")
         if self.goal_room:
             parts.append(f"goal_room={self.goal_room:g}")
+        if not self.end_game:
+            parts.append("end_game=0")
         if self.encoding in PORTFOLIOS:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.members_for(self.time_limit)))
         if self.encoding == PROVED_RECORD:  # so do new provers, and a new plan in the record
@@ -129,6 +134,7 @@ class GridSpec:
     interleave: list[int] = field(default_factory=lambda: [1])
     stage_encodings: list[str] = field(default_factory=lambda: [""])
     goal_room: list[float] = field(default_factory=lambda: [0.0])
+    end_game: list[bool] = field(default_factory=lambda: [True])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported. The runs of
@@ -137,13 +143,18 @@ class GridSpec:
         configurations: list[tuple] = []
         skipped = []
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
-                                   self.staged, self.interleave, self.stage_encodings, self.goal_room)
-        for encoding, strategies, options, factor, staged, interleave, stages, room in matrix:
+                                   self.staged, self.interleave, self.stage_encodings, self.goal_room, self.end_game)
+        for encoding, strategies, options, factor, staged, interleave, stages, room, end_game in matrix:
             stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
-            if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or staged or interleave != 1 or room):
+            if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or staged or interleave != 1 or room
+                                                   or not end_game):
                 chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else
-                                                            f"staged {staged:g} s" if staged else f"goal room {room:g} s")
+                                                            f"staged {staged:g} s" if staged else
+                                                            f"goal room {room:g} s" if room else "no end game")
                 skipped.append(f"{encoding} with {chosen}: it chooses its own")
+                continue
+            if not end_game and not staged and encoding not in OWN_CONFIGURATIONS:
+                skipped.append(f"{encoding} with no end game: the end game is part of staged solving")
                 continue
             if staged and not stages and not can_stage(ENCODINGS[encoding]):
                 skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
@@ -155,12 +166,13 @@ class GridSpec:
             if problem:
                 skipped.append(f"{encoding} with {'+'.join(strategies)}: {problem}")
                 continue
-            if (encoding, strategies, options, factor, staged, interleave, stages, room) not in configurations:
-                configurations.append((encoding, strategies, options, factor, staged, interleave, stages, room))
+            configuration = (encoding, strategies, options, factor, staged, interleave, stages, room, end_game)
+            if configuration not in configurations:
+                configurations.append(configuration)
         runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
-                    factor, staged, interleave, stages, room)
+                    factor, staged, interleave, stages, room, end_game)
                 for instance in self.instances
-                for encoding, strategies, options, factor, staged, interleave, stages, room in configurations
+                for encoding, strategies, options, factor, staged, interleave, stages, room, end_game in configurations
                 if encoding != PROVED_RECORD or instance.plan]
         unplanned = [i.name for i in self.instances if not i.plan]
         if PROVED_RECORD in self.encodings and unplanned:
@@ -258,6 +270,7 @@ def read_spec(path: Path) -> GridSpec:
         data.get("interleave", [1]),
         data.get("stage_encodings", [""]),
         data.get("goal_room", [0]),
+        data.get("end_game", [True]),
     )
 
 
@@ -280,6 +293,7 @@ def build_spec(
     interleave: list[int] | None = None,
     stage_encodings: list[str] | None = None,
     goal_room: list[float] | None = None,
+    end_game: list[bool] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -308,9 +322,13 @@ def build_spec(
         if not (name in ENCODINGS and can_stage(ENCODINGS[name])):
             raise InputError(f"stage_encodings must name push families (push, push-macro, push-route, pull-route, ...), "
                              f"or several joined by + (push-macro+push-route), not {name!r}", source)
+    end_games = [True] if end_game is None else end_game
+    if not isinstance(end_games, list) or not end_games or not all(isinstance(v, bool) for v in end_games):
+        raise InputError(f"end_game must list true or false (false: every stage planned by clingo), not {end_games!r}",
+                         source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
                     memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages),
-                    [float(b) for b in room_budgets])
+                    [float(b) for b in room_budgets], end_games)
 
 
 def seconds_from_zero(values: Sequence[object]) -> bool:
