@@ -119,9 +119,11 @@ def bfs_slides(text: str, limit: int = 200_000, placed: int | None = None) -> in
     return bfs_pushes(text, limit, slides=True, placed=placed)
 
 
-def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_000, pulls: bool = False) -> dict:
+def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_000, pulls: bool = False,
+                 edges: dict | None = None) -> dict:
     """Every box placement reachable by pushing (``pulls``: by pulling), with one square of the
-    player's region in it (one entry per placement and region)."""
+    player's region in it (one entry per placement and region), keyed by (placement, least square
+    of the region); ``edges``, if given, receives each key's set of keys one move on."""
     start_region = region(floor, boxes, player)
     found = {(boxes, min(start_region)): player}
     queue = deque([(boxes, start_region)])
@@ -140,12 +142,34 @@ def push_closure(floor: set, boxes: frozenset, player: tuple, limit: int = 20_00
                 if room and stand in reach and to in floor and to not in bx:
                     nb = (bx - {box}) | {to}
                     nreach = region(floor, nb, after)
+                    if edges is not None:
+                        edges.setdefault((bx, min(reach)), set()).add((nb, min(nreach)))
                     if (nb, min(nreach)) not in found:
                         found[(nb, min(nreach))] = after
                         if len(found) > limit:
                             raise RuntimeError("state space too large for the oracle")
                         queue.append((nb, nreach))
     return found
+
+
+def solvable_keys(floor: set, boxes: frozenset, goals: frozenset, player: tuple, limit: int = 20_000,
+                  pulls: bool = False) -> set:
+    """The keys of ``push_closure`` (placement, least square of the player's region) from which
+    some pushes (``pulls``: pulls) put a box on every goal."""
+    edges: dict = {}
+    found = push_closure(floor, boxes, player, limit, pulls, edges)
+    before: dict = {}
+    for key, after in edges.items():
+        for other in after:
+            before.setdefault(other, set()).add(key)
+    solved = {key for key in found if key[0] == goals}
+    queue = deque(solved)
+    while queue:
+        for key in before.get(queue.popleft(), ()):
+            if key not in solved:
+                solved.add(key)
+                queue.append(key)
+    return solved
 
 
 def fills_around(floor: set, boxes: frozenset, goals: frozenset, player: tuple, limit: int = 20_000,
