@@ -160,48 +160,89 @@ def box_moves(board: Board, free: frozenset[Cell], boxes: frozenset[Cell], box: 
             yield ahead, box
 
 
-def blocking_pairs(level: Level, pulls: bool = False) -> list[tuple[Cell, Cell]]:
-    """(g, h): while a box stays on goal g, no box from off the goals can be pushed (``pulls``:
-    pulled) onto goal h (moved back from h alone, with g a wall, it reaches no square off the
-    goals that a box can stand on). An end state with g filled and h empty fails ``fillable``,
-    whatever else it holds: more walls reach less."""
-    starts = box_squares(level, pulls) - level.goals
-    pairs: list[tuple[Cell, Cell]] = []
-    for entrance in sorted(level.goals):
-        free = level.floor - {entrance}
-        for goal in sorted(level.goals - {entrance}):
-            if not any(box in starts for box, _ in states_onto_search(free, goal, pulls)):
-                pairs.append((entrance, goal))
-    return pairs
+def blocking_pairs(state: Level, pulls: bool = False) -> list[tuple[Cell, Cell]]:
+    """(g, h): while a box stays on goal g, no box of ``state`` off the goals can be pushed
+    (``pulls``: pulled) onto goal h, alone, the player anywhere: with g a wall, h is beyond
+    reach of every box still to be placed. A state with g filled and h empty fails
+    ``fillable``, whatever else it holds: more walls reach less."""
+    return GoalOrder(state, pulls).pairs(state)
 
 
-def box_squares(level: Level, pulls: bool = False) -> frozenset[Cell]:
-    """The squares some box of ``level`` can ever stand on: pushed (``pulls``: pulled) alone from
-    where it starts, the player anywhere (a relaxation: every box of every reachable state
-    stands on one)."""
-    seen, todo = set(level.boxes), list(level.boxes)
+class GoalOrder:
+    """The blocking pairs (``blocking_pairs``) of the states of one staged search, from the
+    squares each box still to be placed can reach with a goal g as a wall: those reached from
+    the search's start, and for a box that has gone where none of them reaches (past g, while it
+    was empty), those reached from its square, each search kept for the stages after."""
+
+    def __init__(self, start: Level, pulls: bool) -> None:
+        self.floor, self.goals, self.pulls = start.floor, start.goals, pulls
+        sources = start.boxes - start.goals
+        self.from_start = {goal: reached_squares(start.floor - {goal}, sources, pulls) for goal in start.goals}
+        self.from_square: dict[tuple[Cell, Cell], frozenset[Cell]] = {}
+
+    def pairs(self, state: Level) -> list[tuple[Cell, Cell]]:
+        """The blocking pairs of ``state``, or fewer: a box that has gone where the start's
+        boxes reach it may reach less from there."""
+        pairs: list[tuple[Cell, Cell]] = []
+        for goal in sorted(self.goals):
+            reached = self.from_start[goal]
+            for box in sorted(state.boxes - state.goals - reached):
+                reached = reached | self.reached_from(goal, box)
+            pairs += [(goal, other) for other in sorted(self.goals - {goal}) if other not in reached]
+        return pairs
+
+    def order(self, state: Level) -> list[tuple[Cell, Cell]]:
+        """The pairs of ``state`` that make an order: those on a cycle left out. Goals that
+        shut each other out (g after h, h after g) cannot both be filled by the boxes where
+        they stand now; some box must first go where it reaches the other (backwards, on
+        Microban 153, a box reaches column 4 only by way of the middle room). The order
+        leaves such goals to the search."""
+        pairs = self.pairs(state)
+        after: dict[Cell, set[Cell]] = {goal: set() for goal in self.goals}
+        for goal, other in pairs:
+            after[goal].add(other)
+        return [(goal, other) for goal, other in pairs if goal not in reachable(after, other)]
+
+    def reached_from(self, goal: Cell, box: Cell) -> frozenset[Cell]:
+        if (goal, box) not in self.from_square:
+            self.from_square[goal, box] = reached_squares(self.floor - {goal}, frozenset({box}), self.pulls)
+        return self.from_square[goal, box]
+
+
+def reachable(edges: dict[Cell, set[Cell]], start: Cell) -> set[Cell]:
+    """The nodes reached from ``start`` along ``edges``, ``start`` too."""
+    seen, todo = {start}, [start]
     while todo:
-        box = todo.pop()
-        for delta in DIRECTIONS.values():
-            ahead = add(box, delta)
-            player = add(ahead, delta) if pulls else add(box, (-delta[0], -delta[1]))
-            if ahead in level.floor and player in level.floor and ahead not in seen:
-                seen.add(ahead)
-                todo.append(ahead)
-    return frozenset(seen)
+        for node in edges[todo.pop()] - seen:
+            seen.add(node)
+            todo.append(node)
+    return seen
+
+
+def reached_squares(free: frozenset[Cell], sources: frozenset[Cell], pulls: bool) -> frozenset[Cell]:
+    """The squares of ``free`` a lone box can be pushed (``pulls``: pulled) to from one of
+    ``sources``, the player starting anywhere beside it and walking round."""
+    board = board_of(free)
+    open_squares = floor_mask(free)
+    todo = [(box, lone_box_region(board, open_squares, box, add(box, delta)))
+            for box in sources for delta in DIRECTIONS.values() if add(box, delta) in free]
+    seen: set[tuple[Cell, int]] = set()
+    while todo:
+        state = todo.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        box, region = state
+        for to, player in box_moves(board, free, frozenset({box}), box, region, pulls):
+            todo.append((to, lone_box_region(board, open_squares, to, player)))
+    return frozenset(box for box, _ in seen)
 
 
 @lru_cache(maxsize=4096)
 def states_onto(free: frozenset[Cell], goal: Cell, pulls: bool) -> frozenset[tuple[Cell, int]]:
     """The (box square, player's region as bits of ``board_of(free)``) states from which a lone
     box can be pushed (``pulls``: pulled) onto ``goal``, walking and moving the box on ``free``
-    only."""
-    return frozenset(states_onto_search(free, goal, pulls))
-
-
-def states_onto_search(free: frozenset[Cell], goal: Cell, pulls: bool) -> Iterator[tuple[Cell, int]]:
-    """The states of ``states_onto`` one by one, as the search moving the box back from ``goal``
-    finds them (depth first, so a caller looking for one kind of state may stop early)."""
+    only: the search moving the box back from ``goal``."""
     board = board_of(free)
     open_squares = floor_mask(free)
     seen: set[tuple[Cell, int]] = set()
@@ -214,10 +255,10 @@ def states_onto_search(free: frozenset[Cell], goal: Cell, pulls: bool) -> Iterat
         if state in seen:
             continue
         seen.add(state)
-        yield state
         box, region = state
         for earlier, player in undone_moves(board, free, box, region, pulls):
             todo.append((earlier, lone_box_region(board, open_squares, earlier, player)))
+    return frozenset(seen)
 
 
 def lone_box_region(board: Board, open_squares: int, box: Cell, player: Cell) -> int:

@@ -1,6 +1,6 @@
 """The clingo sessions of staged solving (sokoasp/staged.py): one grounding serves every stage,
-the start state, the goal count and the careful tries' preferences switched by external atoms,
-and one control for each band of horizons (``sokoasp.bands``)."""
+the start state, the goal count, the goal order and the careful tries' preferences switched by
+external atoms, and one control for each band of horizons (``sokoasp.bands``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import clingo
 
 from .bands import Bands
 from .families import Encoding, encodings_dir, get_encoding
-from .filling import blocking_pairs
+from .filling import GoalOrder
 from .instance import program_facts
 from .level import Cell, Level
 from .reverse import reverse_facts, turned_round
@@ -16,23 +16,21 @@ from .session import Clock, Session, SolveConfig, horizons
 from .stage_ends import StageEnds, StageGoal, StagePlan
 from .traps import Traps
 
+Pair = tuple[Cell, Cell]  # (g, h): goal g must not be filled while goal h is empty (subgoal-order.lp)
+
 
 def stage_facts(level: Level, reverse: bool) -> str:
     """The level's facts (``reverse``: turned round, sokoasp/reverse.py) without its boxes and
-    player (stage-start.lp takes those from externals), with the goal pairs of
-    subgoal-order.lp."""
+    player (stage-start.lp takes those from externals)."""
     facts = reverse_facts(level) if reverse else program_facts(level)
-    lines = [line for line in facts.splitlines() if not line.startswith("init(at(")]
-    pairs = blocking_pairs(turned_round(level), pulls=True) if reverse else blocking_pairs(level)
-    lines += [f"blocks({g[0]},{g[1]},{h[0]},{h[1]})." for g, h in pairs]
-    return "".join(line + "\n" for line in lines)
+    return "".join(line + "\n" for line in facts.splitlines() if not line.startswith("init(at("))
 
 
 class StageControl:
     """One clingo control of a stage session: the level's facts (stage_facts) and the stage
-    programs, grounded step by step, with the start state, the goal count and the careful
-    tries' preferences as external atoms (stage-start.lp, subgoal.lp, subgoal-live.lp,
-    subgoal-order.lp; subgoal-pull.lp backwards)."""
+    programs, grounded step by step, with the start state, the goal count, the goal order and
+    the careful tries' preferences as external atoms (stage-start.lp, subgoal.lp,
+    subgoal-live.lp, subgoal-order.lp; subgoal-pull.lp backwards)."""
 
     def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, facts: str) -> None:
         self.session = Session(level, encoding, config, clock, facts=facts, stepwise=True)
@@ -42,11 +40,13 @@ class StageControl:
             self.session.control.load(str(encodings_dir() / name))
         self.session.ground_base()
         self.start = StartExternals(self.session.control, level.floor)
+        self.order = PairExternals(self.session.control)
         self.goal_count = len(level.goals)
 
-    def switch(self, state: Level, goal: StageGoal) -> None:
+    def switch(self, state: Level, goal: StageGoal, pairs: frozenset[Pair] = frozenset()) -> None:
         control = self.session.control
         self.start.switch(state.boxes, None if goal.player_anywhere else state.player)
+        self.order.switch(pairs)
         for count in range(1, self.goal_count + 1):
             control.assign_external(clingo.Function("need", [clingo.Number(count)]), count == goal.need)
         control.assign_external(clingo.Function("keep_live"), goal.keep_live)
@@ -70,7 +70,9 @@ class StageSession:
         self.ran_out = False  # the last plan() gave up for time, not after its last horizon
         self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
         self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
-        self.traps = Traps(turned_round(level) if self.reverse else level, pulls=self.reverse)  # kept across passes
+        start = turned_round(level) if self.reverse else level
+        self.traps = Traps(start, pulls=self.reverse)  # kept across passes
+        self.order = GoalOrder(start, pulls=self.reverse)
 
     @property
     def lean(self) -> StageControl:
@@ -82,6 +84,7 @@ class StageSession:
         when no horizon of the schedule from ``start`` up to the maximum has one or the clock
         runs out (``ran_out``); ``stopped_at`` is the horizon asked last."""
         ends = StageEnds(state, goal, self.reverse, self.traps)
+        pairs = frozenset(self.order.order(state))
         self.bands.new_question()
         self.ran_out = False
         try:
@@ -89,7 +92,7 @@ class StageSession:
                 if t < start:
                     continue
                 ends.horizon = self.stopped_at = t
-                outcome = None if clock.expired() else self.ask(t, state, goal, ends, clock)
+                outcome = None if clock.expired() else self.ask(t, state, goal, pairs, ends, clock)
                 if outcome is None:  # no answer in time (clingo's wait may return a hair before the clock expires)
                     self.ran_out = True
                     return None
@@ -99,10 +102,12 @@ class StageSession:
         finally:
             self.test_seconds += ends.seconds
 
-    def ask(self, horizon: int, state: Level, goal: StageGoal, ends: StageEnds, clock: Clock) -> bool | None:
-        """Ask ``horizon`` in the control of its band, switched to ``state`` and ``goal``."""
+    def ask(self, horizon: int, state: Level, goal: StageGoal, pairs: frozenset[Pair], ends: StageEnds,
+            clock: Clock) -> bool | None:
+        """Ask ``horizon`` in the control of its band, switched to ``state``, ``goal`` and the
+        goal order ``pairs``."""
         def switch(control: StageControl) -> None:
-            control.switch(state, goal)
+            control.switch(state, goal, pairs)
             control.session.extractor, control.session.clock = ends, clock
 
         return self.bands.control(horizon, clock, switch).session.ask(horizon)
@@ -131,6 +136,24 @@ class StartExternals:
             self.control.assign_external(box, cell in boxes)
             self.control.assign_external(stand, cell == player)
         self.boxes, self.player = boxes, player
+
+
+class PairExternals:
+    """subgoal-order.lp's externals ``blocks(GX,GY,HX,HY)`` in one control, switched to a
+    stage's goal order (``filling.GoalOrder``) where it changes."""
+
+    def __init__(self, control: clingo.Control) -> None:
+        self.control = control
+        self.literals: dict[Pair, int] = {}
+        for atom in control.symbolic_atoms.by_signature("blocks", 4):
+            gx, gy, hx, hy = (argument.number for argument in atom.symbol.arguments)
+            self.literals[(gx, gy), (hx, hy)] = atom.literal
+        self.on: frozenset[Pair] = frozenset()  # externals are false until switched on
+
+    def switch(self, pairs: frozenset[Pair]) -> None:
+        for pair in pairs ^ self.on:
+            self.control.assign_external(self.literals[pair], pair in pairs)
+        self.on = pairs
 
 
 def literal(control: clingo.Control, name: str, cell: Cell) -> int:

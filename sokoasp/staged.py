@@ -6,7 +6,8 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
 - a stage prefers an end state whose empty goals can still be filled around the full ones:
   every other box can reach a free goal with the filled goals as walls
   (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
-  (``encodings/subgoal-order.lp``, ``filling.blocking_pairs``), and each end state found passes
+  (``encodings/subgoal-order.lp``, ``filling.GoalOrder``: the goals each stage's start state
+  shuts out while another is filled), and each end state found passes
   ``filling.fillable`` (else it becomes a nogood and clingo goes on). It first finds a plan
   to any end state that keeps the goal order (a careless try), which is its plan when the
   careful try that follows finds none in the rest of the stage time; the careful try starts
