@@ -222,20 +222,7 @@ def reachable(edges: dict[Cell, set[Cell]], start: Cell) -> set[Cell]:
 def reached_squares(free: frozenset[Cell], sources: frozenset[Cell], pulls: bool) -> frozenset[Cell]:
     """The squares of ``free`` a lone box can be pushed (``pulls``: pulled) to from one of
     ``sources``, the player starting anywhere beside it and walking round."""
-    board = board_of(free)
-    open_squares = floor_mask(free)
-    todo = [(box, lone_box_region(board, open_squares, box, add(box, delta)))
-            for box in sources for delta in DIRECTIONS.values() if add(box, delta) in free]
-    seen: set[tuple[Cell, int]] = set()
-    while todo:
-        state = todo.pop()
-        if state in seen:
-            continue
-        seen.add(state)
-        box, region = state
-        for to, player in box_moves(board, free, frozenset({box}), box, region, pulls):
-            todo.append((to, lone_box_region(board, open_squares, to, player)))
-    return frozenset(box for box, _ in seen)
+    return frozenset(box for box, _ in lone_box_states(free, sources, pulls, backwards=False))
 
 
 @lru_cache(maxsize=4096)
@@ -243,22 +230,29 @@ def states_onto(free: frozenset[Cell], goal: Cell, pulls: bool) -> frozenset[tup
     """The (box square, player's region as bits of ``board_of(free)``) states from which a lone
     box can be pushed (``pulls``: pulled) onto ``goal``, walking and moving the box on ``free``
     only: the search moving the box back from ``goal``."""
+    return frozenset(lone_box_states(free, frozenset({goal}), pulls, backwards=True))
+
+
+def lone_box_states(free: frozenset[Cell], starts: frozenset[Cell], pulls: bool, backwards: bool) -> set[tuple[Cell, int]]:
+    """The (box square, player's region) states a lone box on ``free`` reaches by pushes
+    (``pulls``: pulls) from a square of ``starts``, the player anywhere beside it; ``backwards``,
+    the states from which it reaches one."""
     board = board_of(free)
     open_squares = floor_mask(free)
+    todo = [(box, lone_box_region(board, open_squares, box, add(box, delta)))
+            for box in starts for delta in DIRECTIONS.values() if add(box, delta) in free]
     seen: set[tuple[Cell, int]] = set()
-    todo: list[tuple[Cell, int]] = []
-    for delta in DIRECTIONS.values():
-        if add(goal, delta) in free:
-            todo.append((goal, lone_box_region(board, open_squares, goal, add(goal, delta))))
     while todo:
         state = todo.pop()
         if state in seen:
             continue
         seen.add(state)
         box, region = state
-        for earlier, player in undone_moves(board, free, box, region, pulls):
-            todo.append((earlier, lone_box_region(board, open_squares, earlier, player)))
-    return frozenset(seen)
+        steps = (undone_moves(board, free, box, region, pulls) if backwards
+                 else box_moves(board, free, frozenset({box}), box, region, pulls))
+        for to, player in steps:
+            todo.append((to, lone_box_region(board, open_squares, to, player)))
+    return seen
 
 
 def lone_box_region(board: Board, open_squares: int, box: Cell, player: Cell) -> int:

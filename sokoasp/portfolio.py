@@ -10,7 +10,7 @@ found sooner than short horizons are refuted), after a probe of the bound itself
 the time (which solves Microban 144, a plan right at its bound), and a member that first
 spends 10 s on the level with its goal room packed by goal macros where it has one, its stages
 forwards only (sokoasp.goalroom, may lose solutions: the first member races on the level
-itself), then 10 s on stages (dead and freeze forwards, dead backwards; one more box on a
+itself), then 25 s on stages (dead and freeze forwards, dead backwards; one more box on a
 goal per stage takes XSokoban levels that no horizon loop reaches in 300 s), forwards in
 push-macro and backwards in pull-route in turn
 (generators/microban-60-stage-directions.toml), and then asks push-route (one box along a
@@ -47,10 +47,10 @@ from .level import Level
 from .result import Result, Status
 from .worker import Worker, arrivals, deadline_of, start_worker
 
-STAGED_SECONDS = 10.0  # the second member first tries staged solving (sokoasp.staged) this long
+STAGED_SECONDS = 25.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
 GOAL_ROOM_SHARE = 1 / 6  # under a longer time limit: this share of it for the goal room (10 s of 60 s)
-LOOP_SECONDS = 40.0  # ... and the stages take all but this much of what the goal room leaves (10 s of 60 s)
+LOOP_SECONDS = 25.0  # ... and the stages take all but this much of what the goal room leaves (25 s of 60 s)
 MEASURED_LIMIT = 60.0  # the members' times were chosen at this limit (Microban); up to it they stay as they are
 LONG_LIMIT_LOOP = ("push-macro", 5)  # the second member's horizon loop past 60 s: family, start factor
 MIN_MEMBER_SECONDS = 1.0  # a member that ends early frees its core for the next, if this much time is left
@@ -84,7 +84,7 @@ def staged_first(member: SolveConfig, time_limit: float | None) -> SolveConfig:
 
 def fitted(member: SolveConfig, time_limit: float | None) -> SolveConfig:
     """A member with a goal room and stages first, their times fitted to ``time_limit``: up to
-    60 s (and with no limit) the measured 10 s and 10 s; a longer limit gives the goal room a
+    60 s (and with no limit) the measured 10 s and 25 s; a longer limit gives the goal room a
     sixth of it and the stages all but ``LOOP_SECONDS`` of the rest, since on XSokoban at 300 s
     the plans come from the stages, not from horizon loops (BENCHMARKS.md, "The second member's
     times follow the limit"). Past 60 s its loop is push-macro from 5x (``LONG_LIMIT_LOOP``),
