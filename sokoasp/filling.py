@@ -160,19 +160,16 @@ def box_moves(board: Board, free: frozenset[Cell], boxes: frozenset[Cell], box: 
             yield ahead, box
 
 
-def blocking_pairs(state: Level, pulls: bool = False) -> list[tuple[Cell, Cell]]:
-    """(g, h): while a box stays on goal g, no box of ``state`` off the goals can be pushed
-    (``pulls``: pulled) onto goal h, alone, the player anywhere: with g a wall, h is beyond
-    reach of every box still to be placed. A state with g filled and h empty fails
-    ``fillable``, whatever else it holds: more walls reach less."""
-    return GoalOrder(state, pulls).pairs(state)
-
-
 class GoalOrder:
-    """The blocking pairs (``blocking_pairs``) of the states of one staged search, from the
-    squares each box still to be placed can reach with a goal g as a wall: those reached from
-    the search's start, and for a box that has gone where none of them reaches (past g, while it
-    was empty), those reached from its square, each search kept for the stages after."""
+    """The blocking pairs of the states of one staged search. A state's pair (g, h): while a box
+    stays on goal g, no box of the state off the goals can be pushed (``pulls``: pulled) onto
+    goal h, alone, the player anywhere: with g a wall, h is beyond reach of every box still to
+    be placed. A state with g filled and h empty fails ``fillable``, whatever else it holds:
+    more walls reach less. They come from the squares each box still to be placed can reach
+    with g a wall: those reached from the search's start (``GoalOrder(state).pairs(state)``
+    gives a state's own pairs exactly), and for a box that has gone where none of them reaches
+    (past g, while it was empty), those reached from its square, each search kept for the
+    stages after."""
 
     def __init__(self, start: Level, pulls: bool) -> None:
         self.floor, self.goals, self.pulls = start.floor, start.goals, pulls

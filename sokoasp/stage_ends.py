@@ -61,7 +61,7 @@ class StageGoal:
     ``other_than``; ``keep_live`` switches subgoal-live.lp on (every other box can still reach a
     free goal); ``keep_fillable`` takes only end states that pass ``filling.fillable`` (the
     empty goals can be filled around the full ones); ``keep_order`` switches subgoal-order.lp
-    on (no goal filled while a goal it shuts out is empty, ``filling.blocking_pairs``)."""
+    on (no goal filled while a goal it shuts out is empty, ``filling.GoalOrder``)."""
 
     need: int
     avoid: tuple[Level, ...] = ()

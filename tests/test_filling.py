@@ -13,7 +13,7 @@ from helpers import level_of
 from oracle import fills_around, parse, push_closure
 
 from sokoasp.errors import InputError
-from sokoasp.filling import JOINT_BOXES, GoalOrder, blocking_pairs, each_box_reaches_a_goal, fillable, fills_jointly, reached_squares
+from sokoasp.filling import JOINT_BOXES, GoalOrder, each_box_reaches_a_goal, fillable, fills_jointly, reached_squares
 from sokoasp.level import Level
 
 CORPUS = multi_box_corpus(24, seed=11)
@@ -111,6 +111,11 @@ def test_a_box_that_needs_the_player_on_a_filled_goal_fails() -> None:
     assert fillable(level_of("#####\n#.  #\n#$ *#\n#  @#\n#####\n"))
 
 
+def blocking_pairs(state: Level, pulls: bool = False) -> list:
+    """The state's own blocking pairs: a goal order started at the state itself."""
+    return GoalOrder(state, pulls).pairs(state)
+
+
 def levels_with_blocking_pairs(count: int, seed: int) -> dict[str, str]:
     """Random boards (solvable or not) whose goals have at least one blocking pair."""
     rng = random.Random(seed)
@@ -136,9 +141,10 @@ def breaks_a_pair(state: Level, pairs: list) -> bool:
 @pytest.mark.parametrize("name", sorted(PAIRED))
 def test_no_state_that_can_be_filled_breaks_a_blocking_pair_of_its_own(name: str) -> None:
     """The goal order of a state (``blocking_pairs``) only cuts the states that fail fillable
-    and that a breadth-first search cannot fill around the full goals. The order the stages
-    switch on (``GoalOrder.pairs``, subgoal-order.lp), kept from the search's start and
-    widened where a box went beyond what the start's boxes reach, is part of it."""
+    and that a breadth-first search cannot fill around the full goals. The pairs a staged
+    search keeps (``GoalOrder.pairs``, kept from the search's start and widened where a box
+    went beyond what the start's boxes reach; subgoal-order.lp gets their part without cycles,
+    ``GoalOrder.order``) are part of them."""
     level = level_of(PAIRED[name])
     order = GoalOrder(level, pulls=False)
     for state in reachable_states(PAIRED[name]):
