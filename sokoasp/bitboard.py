@@ -6,7 +6,9 @@ A square (x, y) is bit ``y * stride + x``, the stride two more than the largest 
 a bit moved one place left or right from the floor's edge lands in a column that is never floor
 (``tests/test_bitboard.py`` fails with a stride one less). The player's region is then a flood
 fill that grows a whole set by one step per round: a few integer shifts instead of one set
-lookup per square.
+lookup per square. A search that moves one box floods from the region before the move, less
+the box's new square where that square does not cut it (``Board.ring_joined``, a look at the
+eight squares round it), so the flood starts nearly done.
 """
 
 from __future__ import annotations
@@ -48,6 +50,36 @@ class Board:
             if grown == region:
                 return region
             region = grown
+
+    def ring_joined(self, free: int, bit: int) -> bool:
+        """Whether the squares of ``free`` beside square ``bit`` (in its row and column) are
+        joined round it, through ``free`` squares of the eight round it: then taking ``bit``
+        out of a region leaves the rest of the region in one piece (a walk through it goes round)."""
+        index = bit.bit_length() - 1
+        corner = index - self.stride - 1  # the bit of the square up and left of it
+        if corner < 0:
+            return False
+        pattern = (free >> corner) & 7 | ((free >> (index - 1)) & 7) << 3 | ((free >> (index + self.stride - 1)) & 7) << 6
+        return RING_JOINED[pattern]
+
+
+def ring_runs(pattern: int) -> int:
+    """The runs of free squares round the middle of a 3x3 ``pattern`` (bit 3 * row + column)
+    that hold a square beside it in its row or column."""
+    ring = [bool(pattern >> position & 1) for position in (1, 2, 5, 8, 7, 6, 3, 0)]  # N, NE, E, SE, S, SW, W, NW
+    if all(ring):
+        return 1
+    start, runs, run_has_side = ring.index(False), 0, False
+    for step in range(1, 9):
+        index = (start + step) % 8
+        if ring[index]:
+            run_has_side = run_has_side or index % 2 == 0
+        elif run_has_side:
+            runs, run_has_side = runs + 1, False
+    return runs
+
+
+RING_JOINED = tuple(ring_runs(pattern) <= 1 for pattern in range(512))  # by 3x3 pattern: Board.ring_joined
 
 
 def shifted(bits: int, offset: int) -> int:

@@ -83,7 +83,8 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
                 targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
                 need: int | None = None, seen: set[tuple[int, int]] | None = None,
                 deadline: float = math.inf, prune: Prune | None = None,
-                path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None) -> bool | None:
+                path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None,
+                newest_first: bool = False) -> bool | None:
     """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
     missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
     ``targets`` (and the player able to walk to ``home``, if given) or the player able to walk
@@ -95,7 +96,9 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     searched on. A state's region is flooded when the state is taken up, not when it is found:
     a search that heads straight for the goals floods a few of the states it finds (the flood
     is most of its time). When it returns True, ``path`` (if given) receives the moves from
-    ``start`` to the state found, as (box square before, box square after)."""
+    ``start`` to the state found, as (box square before, box square after). States as near
+    the goals are taken up in the order found, or ``newest_first`` (depth first along a
+    plateau: a plan sooner, where the order does not matter, as in a search run to the end)."""
     board = board_of(free)
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
     home_mask = 0 if home is None else board.bit(home)
@@ -104,15 +107,20 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
     came: dict[tuple[int, int], tuple[tuple[int, int], Cell, Cell]] = {}  # (boxes, player) bits -> the state before, the move
-    # (summed distance, order found, boxes, as bits, the player's square, the square of the box moved last)
-    todo: list[tuple[int, int, frozenset[Cell], int, int, Cell | None]] = [
-        (sum(distance[box] for box in start), found, start, board.mask(start), board.bit(player), None)]
+    # (summed distance, order found, boxes, as bits, the player's square, the square of the box moved last,
+    #  as a bit, the player's region before it moved)
+    todo: list[tuple[int, int, frozenset[Cell], int, int, Cell | None, int, int]] = [
+        (sum(distance[box] for box in start), found, start, board.mask(start), board.bit(player), None, 0, 0)]
     while todo:
-        summed, _, boxes, boxes_mask, stand, moved = heapq.heappop(todo)
+        summed, _, boxes, boxes_mask, stand, moved, moved_bit, before = heapq.heappop(todo)
         if (boxes_mask, stand) in taken:
             continue
         taken.add((boxes_mask, stand))
-        region = board.flood(open_squares & ~boxes_mask, stand)
+        walkable = open_squares & ~boxes_mask
+        # squares still in the player's region: the region before, if the box moved onto a square out of it, or
+        # less that square where the square does not cut it (Board.ring_joined); the flood then starts nearly done
+        known = before if not before & moved_bit else before & ~moved_bit if board.ring_joined(walkable, moved_bit) else 0
+        region = board.flood(walkable, stand | known)
         if (boxes_mask, region) in seen:
             continue
         if len(seen) >= limit or (deadline < math.inf and time.perf_counter() > deadline):
@@ -126,12 +134,13 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
             return True
         for box in sorted(boxes):
             for to, player_after in box_moves(board, free, boxes, box, region, pulls):
-                moved_mask, stand_after = boxes_mask ^ board.bit(box) | board.bit(to), board.bit(player_after)
+                to_bit = board.bit(to)
+                moved_mask, stand_after = boxes_mask ^ board.bit(box) | to_bit, board.bit(player_after)
                 if to in distance and (moved_mask, stand_after) not in taken:
                     found += 1
                     came.setdefault((moved_mask, stand_after), ((boxes_mask, stand), box, to))
-                    heapq.heappush(todo, (summed - distance[box] + distance[to], found, (boxes - {box}) | {to},
-                                          moved_mask, stand_after, to))
+                    heapq.heappush(todo, (summed - distance[box] + distance[to], -found if newest_first else found,
+                                          (boxes - {box}) | {to}, moved_mask, stand_after, to, to_bit, region))
     return False
 
 

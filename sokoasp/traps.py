@@ -86,7 +86,8 @@ class Traps:
             return True
         began, seen = time.perf_counter(), set[tuple[int, int]]()
         found = push_search(self.floor, state.boxes, state.player, self.distance, self.goals, self.pulls, most_states,
-                            need=None if self.whole else placed + 1, seen=seen, deadline=began + seconds, prune=self.deadlocked)
+                            need=None if self.whole else placed + 1, seen=seen, deadline=began + seconds, prune=self.deadlocked,
+                            newest_first=True)
         self.seconds += time.perf_counter() - began
         if found is None:
             self.tried[key] = seconds
@@ -117,7 +118,7 @@ class Traps:
                 continue
             began = time.perf_counter()
             found = push_search(self.floor, part, state.player, self.distance, self.goals, self.pulls, MOST_STATES,
-                                deadline=deadline)
+                                deadline=deadline, newest_first=True)
             self.seconds += time.perf_counter() - began
             if found is None:
                 return None

@@ -15,8 +15,21 @@ from hypothesis import strategies as st
 from oracle import parse, push_closure, region
 from test_filling import reachable_pull_states
 
-from sokoasp.analysis import dead_squares
-from sokoasp.deadlocks import dead_fence, dead_freeze, dead_group, fence_is_dead, frozen_boxes, near, near_triples, player_side
+from sokoasp.analysis import dead_squares, lone_box_distances
+from sokoasp.deadlocks import (
+    ONE_BY_ONE_SEARCHES,
+    cannot_all_reach_goals,
+    dead_fence,
+    dead_freeze,
+    dead_group,
+    fence_is_dead,
+    frozen_boxes,
+    near,
+    near_triples,
+    placed_one_by_one,
+    player_side,
+)
+from sokoasp.filling import push_search
 from sokoasp.level import Level
 from sokoasp.stage_ends import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
 
@@ -292,3 +305,26 @@ def solvable_keys(level: Level) -> set:
     region) states from which pushes put every box on a goal, pulled back from the goal states."""
     floor = set(level.floor)
     return {key for cell in sorted(floor - level.goals) for key in push_closure(floor, level.goals, cell, pulls=True)}
+
+
+@pytest.mark.parametrize("pulls", [False, True])
+def test_groups_placed_one_by_one_are_those_a_search_of_all_their_boxes_can_place(pulls: bool) -> None:
+    """``placed_one_by_one`` (each box alone, the others as walls) answers for most groups that
+    are not dead, and never for one that is: its plan is a plan of the whole group, so
+    ``cannot_all_reach_goals`` says what the search of every box of the group says."""
+    shortcut = joint_only = 0
+    for state in corpus_states(pulls)[::5]:
+        distance = lone_box_distances(state.floor, state.goals, pulls)
+        for group in combinations(sorted(state.boxes), 2):
+            boxes = frozenset(group)
+            if any(box not in distance for box in boxes):
+                continue
+            placed = push_search(state.floor, boxes, state.player, distance, state.goals, pulls, 100_000)
+            assert placed is not None
+            if placed_one_by_one(state.floor, state.goals, boxes, state.player, distance, pulls, [ONE_BY_ONE_SEARCHES]):
+                assert placed, (state, group)
+                shortcut += 1
+            else:
+                joint_only += placed
+            assert cannot_all_reach_goals(state.floor, state.goals, boxes, state.player, pulls, 100_000) is not placed
+    assert shortcut > 5 * joint_only and joint_only > 0

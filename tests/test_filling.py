@@ -12,8 +12,10 @@ from corpus import multi_box_corpus, random_level
 from helpers import level_of
 from oracle import fills_around, parse, push_closure
 
+from sokoasp.analysis import lone_box_distances
+from sokoasp.bitboard import board_of, floor_mask
 from sokoasp.errors import InputError
-from sokoasp.filling import JOINT_BOXES, GoalOrder, each_box_reaches_a_goal, fillable, fills_jointly, reached_squares
+from sokoasp.filling import JOINT_BOXES, GoalOrder, each_box_reaches_a_goal, fillable, fills_jointly, push_search, reached_squares
 from sokoasp.level import Level
 
 CORPUS = multi_box_corpus(24, seed=11)
@@ -242,3 +244,26 @@ def test_the_goal_order_leaves_out_goals_that_shut_each_other_out() -> None:
         ready = [goal for goal in turned.goals - placed if all(h in placed for g, h in kept if g == goal)]
         assert ready
         placed.add(ready[0])
+
+
+@pytest.mark.parametrize("pulls", [False, True])
+@pytest.mark.parametrize("newest_first", [False, True])
+def test_every_region_the_push_search_takes_up_is_one_piece_of_the_floor(pulls: bool, newest_first: bool) -> None:
+    """push_search floods a state's region from the region before it where it can
+    (``Board.ring_joined``): each region it records is exactly the player's region of its boxes
+    (every state reachable: it asks for one box more than there are)."""
+    checked = 0
+    for text in CORPUS.values():
+        state = level_of(text)
+        distance = lone_box_distances(state.floor, state.goals, pulls)
+        if any(box not in distance for box in state.boxes):
+            continue
+        seen: set[tuple[int, int]] = set()
+        assert push_search(state.floor, state.boxes, state.player, distance, state.goals, pulls, 100_000,
+                           need=len(state.boxes) + 1, seen=seen, newest_first=newest_first) is False
+        board = board_of(state.floor)
+        open_squares = floor_mask(state.floor)
+        for boxes, region in seen:
+            assert board.flood(open_squares & ~boxes, region & -region) == region
+            checked += 1
+    assert checked > (500 if pulls else 2000)
