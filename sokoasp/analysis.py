@@ -114,11 +114,17 @@ def packing_layers(level: Level) -> dict[Cell, int]:
     """Goal -> layer: empty the solved goal area by pulling; layer 1 are the goals whose box
     the player can pull out first (standing next to it, with room to step back), layer 2 the
     next, and so on; fill goals in reverse. Empty when the area cannot be emptied this way."""
-    remaining, layer = set(level.goals), 0
+    return dict(goal_layers(level.floor, level.goals))
+
+
+@lru_cache(maxsize=4096)
+def goal_layers(floor: frozenset[Cell], goals: frozenset[Cell]) -> dict[Cell, int]:
+    """``packing_layers`` of the goals ``goals`` on ``floor`` (cached; do not change the answer)."""
+    remaining, layer = set(goals), 0
     layers: dict[Cell, int] = {}
     while remaining:
         layer += 1
-        region = region_from(level.floor, remaining, level.floor - level.goals)
+        region = region_from(floor, remaining, floor - goals)
         out = {g for g in remaining for d in DIRECTIONS.values()
                if add(g, d) in region and add(add(g, d), d) in region}
         if not out:

@@ -28,9 +28,10 @@ group once.
 
 Most groups and fences the stages test are not dead, so each search first tries to place the
 boxes one at a time, each alone with the others standing as walls and a placed box a wall on
-its goal (``placed_one_by_one``, a few lone-box searches): such a plan is a plan of the group,
-so the answer is the same as the search of all its boxes together would give, found sooner
-(XSokoban 24's pairs: 356 states each that way). The search of all the boxes follows only when
+its goal (``placed_one_by_one``, a few lone-box searches, each box aiming first at the goals of
+the deepest packing layer, then at any): such a plan is a plan of the group, so the answer is
+the same as the search of all its boxes together would give, found sooner (XSokoban 24's pairs:
+356 states each that way). The search of all the boxes follows only when
 that finds none; it runs depth first along a plateau of equal distance (the order does not
 change what a search run to the end proves).
 
@@ -52,7 +53,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
 
-from .analysis import lone_box_distances
+from .analysis import goal_layers, lone_box_distances
 from .bitboard import board_of, floor_mask
 from .filling import matching, push_search
 from .level import DIRECTIONS, Cell, Level, add
@@ -145,23 +146,43 @@ def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: fro
     standing as walls, a placed box a wall on its goal (``pulls``: by pulls): a plan of the
     group, so ``cannot_all_reach_goals`` answers False without searching the boxes together.
     Most groups the stages test are not dead, and two lone-box searches cost far less than one
-    over both boxes (XSokoban 24: 356 states a pair). False when no such order is found within
-    ``budget[0]`` lone-box searches of ``ONE_BY_ONE_STATES`` states (the budget is spent)."""
+    over both boxes (XSokoban 24: 356 states a pair). Each box aims first at the goals to fill
+    first (``goals_filled_first``), then at any: placed on the nearest goal, a box often shuts
+    a goal room's inner goals off from the others. False when no such order is found within
+    ``budget[0]`` lone-box searches of ``ONE_BY_ONE_STATES`` states (the budget is spent).
+    Pulled boxes aim at any goal (start square) at once: packing layers are worked out for
+    pushes."""
     if not boxes:
         return True
+    first = goals if pulls else goals_filled_first(floor, goals)
+    aims = [(first, lone_box_distances(floor, first, pulls)), (goals, distance)] if first != goals else [(goals, distance)]
     for box in sorted(boxes, key=lambda cell: (distance[cell], cell)):
-        if budget[0] <= 0:
-            return False
-        budget[0] -= 1
-        others, path = boxes - {box}, list[tuple[Cell, Cell]]()
-        free = floor - others
-        if push_search(free, frozenset({box}), player, distance, goals & free, pulls, ONE_BY_ONE_STATES, path=path,
-                       newest_first=True) is not True:
-            continue
-        goal, stand = placed_at(box, player, path, pulls)
-        if placed_one_by_one(floor - {goal}, goals - {goal}, others, stand, distance, pulls, budget):
-            return True
+        for targets, to_targets in aims:
+            if box not in to_targets:
+                continue
+            if budget[0] <= 0:
+                return False
+            budget[0] -= 1
+            others, path = boxes - {box}, list[tuple[Cell, Cell]]()
+            free = floor - others
+            if push_search(free, frozenset({box}), player, to_targets, targets & free, pulls, ONE_BY_ONE_STATES,
+                           path=path, newest_first=True) is not True:
+                continue
+            goal, stand = placed_at(box, player, path, pulls)
+            if placed_one_by_one(floor - {goal}, goals - {goal}, others, stand, distance, pulls, budget):
+                return True
     return False
+
+
+@lru_cache(maxsize=65_536)
+def goals_filled_first(floor: frozenset[Cell], goals: frozenset[Cell]) -> frozenset[Cell]:
+    """The goals of the deepest packing layer (``analysis.goal_layers``: a goal area is filled
+    from the deepest layer out), or every goal when the goals cannot be emptied by pulling."""
+    layers = goal_layers(floor, goals)
+    if not layers:
+        return goals
+    deepest = max(layers.values())
+    return frozenset(goal for goal, layer in layers.items() if layer == deepest)
 
 
 def placed_at(box: Cell, player: Cell, path: list[tuple[Cell, Cell]], pulls: bool) -> tuple[Cell, Cell]:

@@ -24,6 +24,7 @@ from sokoasp.deadlocks import (
     dead_group,
     fence_is_dead,
     frozen_boxes,
+    goals_filled_first,
     near,
     near_triples,
     placed_one_by_one,
@@ -328,3 +329,28 @@ def test_groups_placed_one_by_one_are_those_a_search_of_all_their_boxes_can_plac
                 joint_only += placed
             assert cannot_all_reach_goals(state.floor, state.goals, boxes, state.player, pulls, 100_000) is not placed
     assert shortcut > 5 * joint_only and joint_only > 0
+
+
+# A goal corridor entered from the right: the first box must go to its inner end, (1, 1);
+# on (2, 1), the goal it reaches first, it would shut the other out.
+GOAL_CORRIDOR = """\
+#######
+#.. $ #
+### $ #
+  #@  #
+  #####
+"""
+
+
+def test_boxes_placed_one_by_one_fill_a_goal_corridor_from_its_inner_end() -> None:
+    level = level_of(GOAL_CORRIDOR)
+    assert goals_filled_first(level.floor, level.goals) == {(1, 1)}
+    distance = lone_box_distances(level.floor, level.goals)
+    assert push_search(level.floor, level.boxes, level.player, distance, level.goals, False, 10_000) is True
+    assert placed_one_by_one(level.floor, level.goals, level.boxes, level.player, distance, False, [ONE_BY_ONE_SEARCHES])
+
+
+def test_every_goal_is_filled_first_where_the_goals_cannot_be_emptied_by_pulling() -> None:
+    level = level_of("#####\n#*@.#\n## $#\n#####\n")  # no room to step back from (1, 1)
+    assert goals_filled_first(level.floor, level.goals) == level.goals == {(1, 1), (3, 1)}
+
