@@ -1,17 +1,17 @@
 """What the stages' group and corral tests cost (sokoasp/deadlocks.py), three ways on the same
 questions in the same run: the search of all a group's boxes together, states taken up in the
-order found (the test before the 2026-11-29 change); the boxes first placed one at a time, each
+order found (the test before commit cc7017e); the boxes first placed one at a time, each
 on the goal it reaches first, then that search, depth first along a plateau (the test of
-2026-11-29); and the test as it is now (boxes placed one at a time aim first at the goals to fill
+cc7017e); and the test as it is now (boxes placed one at a time aim first at the goals to fill
 first). The questions are those a staged run of SECONDS (push-macro stages, dead and freeze)
 asks on each level; the answers must agree, and the script stops with an error if one does not.
 
     python generators/group_test_cost.py ../shared/levels/xsokoban_90.sok -l 24,85,10 --seconds 20
 
 Prints, per level, the questions asked, the seconds each way and the ratios now / before and
-now / nearest (the test of 2026-11-29).
+now / nearest (the test of cc7017e).
 The staged run itself varies from run to run (its passes are timed), so the questions do too;
-compare the two columns of one run, not runs.
+compare the columns of one run, not runs.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def all_together(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozense
 
 def nearest_goal_first(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
                        pulls: bool, limit: int, escape: frozenset[Cell]) -> bool:
-    """The test of 2026-11-29: boxes placed one at a time aim at any goal (the nearest first)."""
+    """The test of cc7017e: boxes placed one at a time aim at any goal (the nearest first)."""
     distance = lone_box_distances(floor, goals, pulls)
     if any(box not in distance for box in boxes):
         return True
@@ -80,7 +80,7 @@ def nearest_goal_first(floor: frozenset[Cell], goals: frozenset[Cell], boxes: fr
 
 def placed_on_nearest(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
                       distance: dict[Cell, int], pulls: bool, budget: list[int]) -> bool:
-    """``deadlocks.placed_one_by_one`` as it was on 2026-11-29: every box aims at any goal."""
+    """``deadlocks.placed_one_by_one`` as it was at cc7017e: every box aims at any goal."""
     if not boxes:
         return True
     for box in sorted(boxes, key=lambda cell: (distance[cell], cell)):
