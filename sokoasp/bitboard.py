@@ -37,6 +37,15 @@ class Board:
         index = bit.bit_length() - 1
         return index % self.stride, index // self.stride
 
+    def cells(self, bits: int) -> list[Cell]:
+        """The squares of ``bits``, in bit order."""
+        cells = []
+        while bits:
+            low = bits & -bits
+            cells.append(self.cell(low))
+            bits ^= low
+        return cells
+
     def offset(self, step: Cell) -> int:
         """How far a square's bit moves when the square moves by ``step`` (``shifted``)."""
         return step[0] + step[1] * self.stride

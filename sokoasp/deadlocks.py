@@ -57,7 +57,7 @@ from .analysis import goal_layers, lone_box_distances
 from .bitboard import board_of, floor_mask
 from .filling import matching, push_search
 from .level import DIRECTIONS, Cell, Level, add
-from .search import player_region, region_from
+from .search import player_region
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
 CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
@@ -71,7 +71,7 @@ def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
     """The boxes of a corral deadlock in ``state`` (``pulls``: boxes are pulled), or None when
     the test finds none."""
     region = player_region(state.floor, state.boxes, state.player)
-    for pocket in pockets(state.floor - state.boxes - region):
+    for pocket in pockets(state.floor, state.boxes | region):
         for fence in fences(state.boxes, touching(state.boxes, pocket)):
             side = player_side(state.floor, fence, state.player)
             if fence_is_dead(state.floor, state.goals, fence, side, pocket, pulls):
@@ -106,15 +106,17 @@ def fences(boxes: frozenset[Cell], fence: frozenset[Cell]) -> Iterator[frozenset
         fence = ring
 
 
-def pockets(cells: frozenset[Cell]) -> list[frozenset[Cell]]:
-    """The connected parts of ``cells``, each sorted into the list by its least cell."""
+def pockets(floor: frozenset[Cell], blocked: frozenset[Cell] | set[Cell]) -> list[frozenset[Cell]]:
+    """The connected parts of ``floor`` less ``blocked``, each sorted into the list by its least
+    cell (flooded as bits of ``board_of(floor)``)."""
+    board = board_of(floor)
+    left = floor_mask(floor) & ~board.mask(blocked)
     parts: list[frozenset[Cell]] = []
-    left = set(cells)
     while left:
-        part = region_from(cells, frozenset(), [min(left)])
-        parts.append(part)
-        left -= part
-    return parts
+        part = board.flood(left, left & -left)
+        left &= ~part
+        parts.append(frozenset(board.cells(part)))
+    return sorted(parts, key=min)
 
 
 @lru_cache(maxsize=65_536)
@@ -227,7 +229,7 @@ def group_sides(floor: frozenset[Cell], group: tuple[Cell, ...]) -> tuple[tuple[
     """The parts of ``floor`` that ``group`` splits it into, each as (its least cell, its cells),
     the largest last with no cells listed (a square in no other part is in it). Cached: the
     stages ask for the same groups in state after state."""
-    parts = sorted(pockets(floor - set(group)), key=len)
+    parts = sorted(pockets(floor, set(group)), key=len)
     return tuple((min(part), part) for part in parts[:-1]) + ((min(parts[-1]), frozenset()),)
 
 

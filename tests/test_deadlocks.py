@@ -29,6 +29,7 @@ from sokoasp.deadlocks import (
     near_triples,
     placed_one_by_one,
     player_side,
+    pockets,
 )
 from sokoasp.filling import push_search
 from sokoasp.level import Level
@@ -161,6 +162,20 @@ def corpus_states(pulls: bool) -> list[Level]:
     """Every state reachable on the corpus levels (``pulls``: by pulls, on the first twelve)."""
     names = sorted(CORPUS)[:12] if pulls else sorted(CORPUS)
     return [state for name in names for state in (reachable_pull_states if pulls else every_state)(CORPUS[name])]
+
+
+def test_pockets_are_the_parts_a_flood_square_by_square_finds() -> None:
+    """The bit floods of ``pockets`` split the floor less the boxes as a square-by-square flood
+    does, each part once, in the order of their least squares."""
+    split = 0
+    for state in corpus_states(False)[::7]:
+        parts, left = [], set(state.floor - state.boxes)
+        while left:
+            parts.append(frozenset(region(set(state.floor), state.boxes, min(left))))
+            left -= parts[-1]
+        assert pockets(state.floor, state.boxes) == parts
+        split += len(parts) > 1
+    assert split > 10
 
 
 @pytest.mark.parametrize("pulls", [False, True])
