@@ -49,12 +49,10 @@ def fillable(state: Level, pulls: bool = False) -> bool:
 def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
     """Each box off the goals has an empty goal of its own that it can be moved to alone."""
     free = state.floor - (state.goals & state.boxes)
-    board = board_of(free)
-    open_squares = floor_mask(free)
     empty = sorted(state.goals - state.boxes)
     reaches: dict[Cell, list[Cell]] = {}
     for box in sorted(state.boxes - state.goals):
-        start = (box, lone_box_region(board, open_squares, box, state.player))
+        start = (box, lone_box_region(free, box, state.player))
         reaches[box] = [goal for goal in empty if start in states_onto(free, goal, pulls)]
     return len(matching(reaches)) == len(reaches)
 
@@ -244,8 +242,7 @@ def lone_box_states(free: frozenset[Cell], starts: frozenset[Cell], pulls: bool,
     (``pulls``: pulls) from a square of ``starts``, the player anywhere beside it; ``backwards``,
     the states from which it reaches one."""
     board = board_of(free)
-    open_squares = floor_mask(free)
-    todo = [(box, lone_box_region(board, open_squares, box, add(box, delta)))
+    todo = [(box, lone_box_region(free, box, add(box, delta)))
             for box in starts for delta in DIRECTIONS.values() if add(box, delta) in free]
     seen: set[tuple[Cell, int]] = set()
     while todo:
@@ -257,14 +254,27 @@ def lone_box_states(free: frozenset[Cell], starts: frozenset[Cell], pulls: bool,
         steps = (undone_moves(board, free, box, region, pulls) if backwards
                  else box_moves(board, free, frozenset({box}), box, region, pulls))
         for to, player in steps:
-            todo.append((to, lone_box_region(board, open_squares, to, player)))
+            todo.append((to, lone_box_region(free, to, player)))
     return seen
 
 
-def lone_box_region(board: Board, open_squares: int, box: Cell, player: Cell) -> int:
-    """The player's region, as bits, with one box on ``box``: the key of a lone-box state, the
-    same in ``states_onto`` and in the states looked up there."""
-    return board.flood(open_squares & ~board.bit(box), board.bit(player))
+def lone_box_region(free: frozenset[Cell], box: Cell, player: Cell) -> int:
+    """The player's region, as bits of ``board_of(free)``, with one box on ``box``: the key of a
+    lone-box state, the same in ``states_onto`` and in the states looked up there. Flooded once
+    per (box, player) square for each ``free`` (``lone_box_regions``): the searches onto each
+    goal of a state meet the same squares again and again."""
+    known = lone_box_regions(free)
+    region = known.get((box, player))
+    if region is None:
+        board = board_of(free)
+        region = known[box, player] = board.flood(floor_mask(free) & ~board.bit(box), board.bit(player))
+    return region
+
+
+@lru_cache(maxsize=256)
+def lone_box_regions(free: frozenset[Cell]) -> dict[tuple[Cell, Cell], int]:
+    """``lone_box_region``'s floods on ``free``, by (box, player) square, filled as they are asked."""
+    return {}
 
 
 def undone_moves(board: Board, free: frozenset[Cell], box: Cell, region: int, pulls: bool) -> Iterator[tuple[Cell, Cell]]:
