@@ -119,7 +119,7 @@ def packing_layers(level: Level) -> dict[Cell, int]:
 
 @lru_cache(maxsize=4096)
 def goal_layers(floor: frozenset[Cell], goals: frozenset[Cell]) -> dict[Cell, int]:
-    """``packing_layers`` of the goals ``goals`` on ``floor`` (cached; do not change the answer)."""
+    """``packing_layers`` of the goals ``goals`` on ``floor`` (cached: the dict is shared, never change it)."""
     remaining, layer = set(goals), 0
     layers: dict[Cell, int] = {}
     while remaining:
