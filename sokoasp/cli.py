@@ -89,7 +89,7 @@ def cli() -> None:
               "onto a start square (push-macro+pull-route: both directions take turns). The stages keep the "
               "strategies their family supports.")
 @click.option("--end-game/--no-end-game", default=True, show_default=True,
-              help="With --staged: once a stage leaves at most four boxes off the goals, a search in Python may "
+              help="With --staged: once a stage leaves at most five boxes off the goals, a search in Python may "
               "finish the plan (those boxes alone, else every box; sokoasp/endgame.py). Not ASP, and the result "
               "says how many boxes it placed; --no-end-game: every stage planned by clingo, as before it existed.")
 @click.option("--goal-room", type=click.FloatRange(min=0.01), metavar="SECONDS",

@@ -26,7 +26,7 @@ from .plans import Push, expand_pushes
 from .stage_ends import StagePlan
 from .traps import Traps
 
-END_GAME_BOXES = 4  # the end game searches when at most this many boxes are off the goals
+END_GAME_BOXES = 5  # the end game searches when at most this many boxes are off the goals
 END_GAME_STATES = 50_000  # each search gives up after this many states (the careful test: filling.JOINT_STATES)
 
 

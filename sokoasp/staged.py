@@ -25,7 +25,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   search's time) may prove it a trap: no push sequence from there puts a box more on a goal
   without first passing a deadlock. The stage then goes on to its next end state, and any
   later stage ending in a state that search took up turns it away, in every pass;
-- once a stage leaves at most four boxes off the goals, an end game (``sokoasp.endgame``,
+- once a stage leaves at most five boxes off the goals, an end game (``sokoasp.endgame``,
   unless ``config.end_game`` is off): a push (backwards: pull) search of those boxes alone, the
   boxes on goals as walls, or of every box when a box on a goal must move, may fill the empty
   goals at once, where the last stages, the longest, would each ask clingo for one more box;

@@ -123,30 +123,27 @@ def replay_pulls(state: Level, routes: tuple, keep_placed: bool = True) -> tuple
     return boxes, player
 
 
+def row_of(count: int) -> str:
+    """A row of ``count`` boxes above a row of as many goals, the player above them."""
+    rows = ["#" * (count + 4), "#@" + " " * (count + 1) + "#", "# " + "$" * count + " #", "#" + " " * (count + 2) + "#",
+            "# " + "." * count + " #", "#" * (count + 4)]
+    return "\n".join(rows) + "\n"
+
+
+ROW_OF_MORE = row_of(END_GAME_BOXES + 1)  # one box more than the end game takes
+
+
 def test_the_end_game_leaves_many_boxes_and_a_spent_clock_to_the_stages() -> None:
-    count = END_GAME_BOXES + 1
-    rows = ["#" * (count + 4), "#@" + " " * (count + 1) + "#", "# " + "$" * count + " #", "# " + "." * count + " #",
-            "#" * (count + 4)]
-    many = level_of("\n".join(rows) + "\n")
+    many = level_of(ROW_OF_MORE)
     assert finish(many, float("inf")) is None
     few = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n")
     assert finish(few, float("inf")) is not None and finish(few, 0.0) is None
 
 
-ROW_OF_FIVE = """\
-#########
-#@      #
-# $$$$$ #
-#       #
-# ..... #
-#########
-"""
-
-
 def test_the_stages_end_by_the_end_game_after_a_stage_of_their_own() -> None:
-    """Five boxes: the stages place at least two before the end game may take the rest; the
-    joined plan replays and the outcome says how many boxes the end game placed."""
-    level = level_of(ROW_OF_FIVE)
+    """One box more than the end game takes: the stages place at least one before it may take
+    the rest; the joined plan replays and the outcome says how many boxes the end game placed."""
+    level = level_of(ROW_OF_MORE)
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
     messages: list[str] = []
     outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
@@ -160,7 +157,7 @@ def test_the_stages_end_by_the_end_game_after_a_stage_of_their_own() -> None:
 def test_the_stages_end_by_the_end_game_in_either_direction(family: str) -> None:
     """Forwards and backwards (the player must end able to walk home), the joined plan replays
     from the start."""
-    level = level_of(ROW_OF_FIVE)
+    level = level_of(ROW_OF_MORE)
     config = SolveConfig(encoding=family, strategies=("dead",), max_horizon=40)
     outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok and outcome.end_game >= 1
@@ -169,15 +166,15 @@ def test_the_stages_end_by_the_end_game_in_either_direction(family: str) -> None
 def test_without_the_end_game_every_stage_is_planned_by_clingo(tmp_path) -> None:
     """--no-end-game (SolveConfig.end_game): one stage plan per box, and the result says nothing
     of an end game; with it, the same level ends by it."""
-    path = tmp_path / "five.sok"
-    path.write_text(ROW_OF_FIVE)
+    path = tmp_path / "row.sok"
+    path.write_text(ROW_OF_MORE)
     code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "30", "--no-end-game", str(path))
     assert code == ExitCode.SOLVED and "staged search: a plan after" in out and "end game" not in out
     code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "30", str(path))
     assert code == ExitCode.SOLVED and "by the end game's search in Python" in out
     config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=40, end_game=False)
-    outcome = solve_staged(level_of(ROW_OF_FIVE), config, Clock(), 30.0, lambda _: None)
-    assert outcome.end_game == 0 and outcome.stages_solved >= len(level_of(ROW_OF_FIVE).boxes)
+    outcome = solve_staged(level_of(ROW_OF_MORE), config, Clock(), 30.0, lambda _: None)
+    assert outcome.end_game == 0 and outcome.stages_solved >= len(level_of(ROW_OF_MORE).boxes)
 
 
 def test_a_level_of_few_boxes_gets_its_first_stage_from_clingo() -> None:
@@ -203,7 +200,7 @@ def test_an_end_game_is_searched_again_only_when_its_time_ran_out(monkeypatch) -
     monkeypatch.setattr(staged, "finish", slow_finish)
     search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda _: None)
     search.session = SimpleNamespace(reverse=False)  # type: ignore[assignment]
-    ended, cut = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n"), level_of(ROW_OF_FIVE)
+    ended, cut = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n"), level_of(ROW_OF_MORE)
     cut_short = False
     assert search.end_game(ended, None) is None and search.end_game(ended, None) is None
     assert len(calls) == 1
