@@ -60,6 +60,15 @@ class Board:
                 return region
             region = grown
 
+    def parts(self, open_squares: int) -> list[int]:
+        """The connected parts of ``open_squares``, as bits, in the order of their lowest bits."""
+        parts, left = [], open_squares
+        while left:
+            part = self.flood(left, left & -left)
+            parts.append(part)
+            left &= ~part
+        return parts
+
     def ring_joined(self, free: int, bit: int) -> bool:
         """Whether the squares of ``free`` beside square ``bit`` (in its row and column) are
         joined round it, through ``free`` squares of the eight round it: then taking ``bit``

@@ -110,13 +110,8 @@ def pockets(floor: frozenset[Cell], blocked: frozenset[Cell] | set[Cell]) -> lis
     """The connected parts of ``floor`` less ``blocked``, each sorted into the list by its least
     cell (flooded as bits of ``board_of(floor)``)."""
     board = board_of(floor)
-    left = floor_mask(floor) & ~board.mask(blocked)
-    parts: list[frozenset[Cell]] = []
-    while left:
-        part = board.flood(left, left & -left)
-        left &= ~part
-        parts.append(frozenset(board.cells(part)))
-    return sorted(parts, key=min)
+    parts = board.parts(floor_mask(floor) & ~board.mask(blocked))
+    return sorted((frozenset(board.cells(part)) for part in parts), key=min)
 
 
 @lru_cache(maxsize=65_536)

@@ -80,12 +80,7 @@ class PairSides:
     def of(self, pair: Pair) -> list[int]:
         sides = self.cache.get(pair)
         if sides is None:
-            rest = self.open & ~(self.board.bit(pair[0]) | self.board.bit(pair[1]))
-            sides, left = [], rest
-            while left:
-                part = self.board.flood(rest, left & -left)
-                sides.append(part)
-                left &= ~part
+            sides = self.board.parts(self.open & ~(self.board.bit(pair[0]) | self.board.bit(pair[1])))
             self.cache[pair] = sides
         return sides
 
