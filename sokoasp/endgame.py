@@ -28,20 +28,38 @@ from .traps import Traps
 
 END_GAME_BOXES = 5  # the end game searches when at most this many boxes are off the goals
 END_GAME_STATES = 50_000  # each search gives up after this many states (the careful test: filling.JOINT_STATES)
+# A level of at most END_GAME_BOXES boxes is an end game after its first stage: the search of every box
+# may take this share of the stages' time left, and this many states (BENCHMARKS.md, "Few-box levels:
+# a longer end game"; from the start, a search of every box of Microban II 102 takes 127,000 states)
+FEW_BOXES_SHARE = 0.5
+FEW_BOXES_STATES = 500_000
 
 
-def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | None = None) -> StagePlan | None:
+def budget(boxes: int, stage_seconds: float, stages_left: float) -> tuple[float, int]:
+    """The seconds and states of an end game on a level of ``boxes`` boxes: a stage time and
+    ``END_GAME_STATES``; on a level the end game takes whole (at most ``END_GAME_BOXES`` boxes),
+    where the search of every box is all that is left to do, ``FEW_BOXES_SHARE`` of the stages'
+    time left (if that is longer) and ``FEW_BOXES_STATES``: cut at a stage time, its tries start
+    over from each new state and find nothing (Microban II 94, 97, 116, 125)."""
+    if boxes > END_GAME_BOXES:
+        return stage_seconds, END_GAME_STATES
+    return max(stage_seconds, FEW_BOXES_SHARE * stages_left), FEW_BOXES_STATES
+
+
+def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | None = None,
+           states: int = END_GAME_STATES) -> StagePlan | None:
     """The plan that puts every box of ``state`` on a goal (``reverse``: by pulls, the player
     ending where it can walk to ``home``), leaving the boxes on goals in place where it can; or
     None when more than ``END_GAME_BOXES`` boxes are off the goals, or the searches find none
-    (each in ``END_GAME_STATES`` states, before ``deadline`` on the clock ``time.perf_counter``)."""
+    (the first in ``END_GAME_STATES`` states, the search of every box in ``states``, both before
+    ``deadline`` on the clock ``time.perf_counter``)."""
     off = state.boxes - state.goals
     if not off or len(off) > END_GAME_BOXES:
         return None
     path: list[tuple[Cell, Cell]] = []
     found = fills_jointly(state, reverse, END_GAME_STATES, deadline, path, home, END_GAME_BOXES)
     if found is False:
-        found = moving_every_box(state, deadline, reverse, path, home)
+        found = moving_every_box(state, deadline, reverse, path, home, states)
     if found is not True:
         return None
     if reverse:
@@ -50,11 +68,11 @@ def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | No
 
 
 def moving_every_box(state: Level, deadline: float, reverse: bool, path: list[tuple[Cell, Cell]],
-                     home: Cell | None) -> bool | None:
+                     home: Cell | None, states: int = END_GAME_STATES) -> bool | None:
     """``filling.push_search`` over every box of ``state``, deadlocked states cut: whether some
     pushes (``reverse``: pulls) put a box on every goal; None when cut short."""
     traps = Traps(state, reverse)
     if any(box not in traps.distance for box in state.boxes):
         return False  # a box on a dead square
-    return push_search(state.floor, state.boxes, state.player, traps.distance, state.goals, reverse, END_GAME_STATES,
+    return push_search(state.floor, state.boxes, state.player, traps.distance, state.goals, reverse, states,
                        deadline=deadline, prune=traps.deadlocked, path=path, home=home)

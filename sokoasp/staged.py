@@ -65,7 +65,7 @@ import math
 import time
 from dataclasses import dataclass, replace
 
-from .endgame import finish
+from .endgame import budget, finish
 from .errors import InputError
 from .families import Encoding, get_encoding
 from .level import Cell, Level
@@ -263,15 +263,17 @@ class StagedSearch:
 
     def end_game(self, state: Level, home: Cell | None) -> StagePlan | None:
         """After a stage, with few boxes off the goals: the rest of the plan by push (backwards:
-        pull) search (sokoasp.endgame), for at most a stage time, once per state in a search
-        unless its time ran out and a later pass has more. Never from the start: every plan of
-        the stages has a stage planned by clingo."""
-        key, seconds = (state.boxes, state.player), min(self.stage_seconds, self.pass_left())
+        pull) search (sokoasp.endgame), for at most a stage time (on a level of few boxes, a
+        share of the stages' time left: ``endgame.budget``), once per state in a search unless
+        its time ran out and a later pass has more. Never from the start: every plan of the
+        stages has a stage planned by clingo."""
+        seconds, states = budget(len(state.boxes), min(self.stage_seconds, self.pass_left()), self.left())
+        key = (state.boxes, state.player)
         if seconds <= self.end_games_tried.get(key, 0.0):
             return None
         assert self.session is not None  # a stage ran before
         began = time.perf_counter()
-        end = finish(state, began + seconds, self.session.reverse, home)
+        end = finish(state, began + seconds, self.session.reverse, home, states)
         if end is None:  # searched in full (or to its state limit), or cut short: tried again with more time
             self.end_games_tried[key] = seconds if time.perf_counter() - began >= seconds else math.inf
             return None

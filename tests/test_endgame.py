@@ -15,7 +15,7 @@ from test_cli import run
 from test_filling import CORPUS, SEALED, fills, reachable_pull_states, reachable_states
 
 from sokoasp import SolveConfig, staged
-from sokoasp.endgame import END_GAME_BOXES, finish
+from sokoasp.endgame import END_GAME_BOXES, END_GAME_STATES, FEW_BOXES_SHARE, FEW_BOXES_STATES, budget, finish
 from sokoasp.errors import ExitCode
 from sokoasp.level import Level
 from sokoasp.session import Clock
@@ -87,6 +87,23 @@ def test_the_end_game_moves_a_box_off_its_goal_when_it_must() -> None:
     assert not fills(sealed)
     end = finish(sealed, float("inf"))
     assert end is not None and replay(sealed, end.moves).ok
+
+
+def test_the_search_of_every_box_stops_at_its_state_limit() -> None:
+    """The sealed room needs the search of every box: within ``states`` it finds the plan, with
+    one state it gives up."""
+    sealed = level_of(SEALED)
+    assert finish(sealed, float("inf"), states=FEW_BOXES_STATES) is not None
+    assert finish(sealed, float("inf"), states=1) is None
+
+
+def test_a_level_of_few_boxes_gives_its_end_game_a_share_of_the_time_left() -> None:
+    """Many boxes: a stage time and the usual states. At most END_GAME_BOXES boxes (the whole
+    level is an end game): a share of the stages' time left where that is longer, and more states."""
+    assert budget(END_GAME_BOXES + 1, 2.0, 20.0) == (2.0, END_GAME_STATES)
+    assert budget(END_GAME_BOXES, 2.0, 20.0) == (FEW_BOXES_SHARE * 20.0, FEW_BOXES_STATES)
+    assert budget(1, 8.0, 4.0) == (8.0, FEW_BOXES_STATES)
+    assert FEW_BOXES_STATES > END_GAME_STATES
 
 
 def test_backwards_the_end_game_leaves_the_player_able_to_walk_home() -> None:
@@ -192,7 +209,8 @@ def test_an_end_game_is_searched_again_only_when_its_time_ran_out(monkeypatch) -
     gives it more time."""
     calls: list[float] = []
 
-    def slow_finish(state: Level, deadline: float, reverse: bool = False, home: object = None) -> None:
+    def slow_finish(state: Level, deadline: float, reverse: bool = False, home: object = None,
+                    states: int = 0) -> None:
         calls.append(deadline - time.perf_counter())
         while cut_short and time.perf_counter() < deadline:
             pass
