@@ -15,7 +15,7 @@ squares and the player must end able to walk home; each pull becomes a route of 
 Not ASP: the moves come from a search in Python, and the result says how many boxes were off
 the goals when it took over. Sound: the joined plan is replayed from the start
 (``driver.validate``). INCOMPLETE, like the stages: when both searches fail (each within
-``END_GAME_STATES`` states and the deadline), the stages go on as before.
+its states and the deadline, ``budget``), the stages go on as before.
 """
 
 from __future__ import annotations
