@@ -72,3 +72,16 @@ def test_first_entry_counts_the_pushes_before_a_box_reaches_a_square() -> None:
     assert sum(letter.isupper() for letter in moves) == pushes
     held = run_script("first_entry.py", str(levels), "-l", "1", "--square", "2,2", "--hold", "9,9")
     assert held.returncode == ExitCode.INPUT_ERROR and "no box to hold on (9, 9)" in held.stderr
+
+
+def test_end_game_log_lists_each_end_game_search_and_how_it_ended() -> None:
+    """Microban 3: the goal-room phase's stages end with one box left, which the end game's
+    search of the boxes off the goals places; the log lists that search and counts it."""
+    done = run_script("end_game_log.py", str(ROOT / "instances" / "microban_1-5.sok"), "-l", "3", "--time-limit", "30")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("microban_i 3: solved")
+    searches = [line for line in lines[1:-1] if line.startswith("  ")]
+    assert searches and all(" boxes, " in line for line in searches)
+    assert any(line.endswith(" s)") and ": plan (" in line for line in searches)
+    assert lines[-1].startswith(f"{len(searches)} end-game searches")
