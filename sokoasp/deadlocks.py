@@ -198,8 +198,8 @@ def dead_group(state: Level, pulls: bool = False,
     stand near each other. With ``moved``, only groups holding one of those boxes: a group that
     stood the same in the state before, the player on its side then as now (walking and moving
     other boxes never takes the player across it), was looked at there."""
-    for group in box_groups(sorted(state.boxes)):
-        if not set(group) <= state.goals and (moved is None or not moved.isdisjoint(group)):
+    for group in box_groups(sorted(state.boxes), moved):
+        if not state.goals.issuperset(group):
             sides = group_sides(state.floor, group)
             side = next((least for least, cells in sides if state.player in cells), sides[-1][0])
             if group_is_dead(state.floor, state.goals, group, side, pulls):
@@ -228,20 +228,31 @@ def group_sides(floor: frozenset[Cell], group: tuple[Cell, ...]) -> tuple[tuple[
     return tuple((min(part), part) for part in parts[:-1]) + ((min(parts[-1]), frozenset()),)
 
 
-def box_groups(boxes: list[Cell]) -> Iterator[tuple[Cell, ...]]:
+def box_groups(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> Iterator[tuple[Cell, ...]]:
     """Every two of ``boxes`` (sorted), then every three two of whose pairs stand near each
-    other, in the order of ``combinations``."""
-    yield from combinations(boxes, 2)
-    yield from near_triples(boxes)
+    other, in the order of ``combinations``; with ``moved``, only those holding one of them
+    (found from those boxes: the searches ask after every push, with one box moved)."""
+    if moved is None:
+        yield from combinations(boxes, 2)
+        yield from near_triples(boxes)
+        return
+    yield from (pair for pair in combinations(boxes, 2) if pair[0] in moved or pair[1] in moved)
+    yield from near_triples(boxes, moved)
 
 
-def near_triples(boxes: list[Cell]) -> list[tuple[Cell, ...]]:
+def near_triples(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> list[tuple[Cell, ...]]:
     """The triples of ``box_groups``: one box near both others (two near pairs share a box),
-    found from each box's near neighbours instead of from every triple (32 boxes: 4,960)."""
+    found from each box's near neighbours instead of from every triple (32 boxes: 4,960); with
+    ``moved``, those holding one of them: it is the centre, or near the centre."""
+    close = {box: [other for other in boxes if other != box and near(box, other)]
+             for box in (boxes if moved is None else sorted(moved))}
     triples: set[tuple[Cell, ...]] = set()
-    for centre in boxes:
-        close = [box for box in boxes if box != centre and near(centre, box)]
-        triples.update(tuple(sorted((centre, a, b))) for a, b in combinations(close, 2))
+    for centre, neighbours in close.items():
+        triples.update(tuple(sorted((centre, a, b))) for a, b in combinations(neighbours, 2))
+        if moved is not None:
+            for middle in neighbours:  # the centre near the moved box
+                triples.update(tuple(sorted((centre, middle, other))) for other in boxes
+                               if other != centre and other != middle and near(middle, other))
     return sorted(triples)
 
 

@@ -52,7 +52,7 @@ class Traps:
     from which no box more can be placed, or (``whole``) not every box."""
 
     def __init__(self, level: Level, pulls: bool, whole: bool = False) -> None:
-        self.floor, self.goals, self.pulls, self.whole = level.floor, level.goals, pulls, whole
+        self.level, self.floor, self.goals, self.pulls, self.whole = level, level.floor, level.goals, pulls, whole
         self.distance = lone_box_distances(level.floor, level.goals, pulls)
         self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
         self.dead: set[tuple[int, int]] = set()  # (boxes, player region), as bits, of the states proven dead
@@ -137,7 +137,7 @@ class Traps:
 
     def deadlocked(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
         """A dead group holding the box just ``moved`` or, forwards, a frozen box off a goal."""
-        state = Level(self.floor, boxes, self.goals, player)
+        state = self.level.moved(boxes, player)
         return (dead_group(state, self.pulls, moved=frozenset({moved})) is not None
                 or (not self.pulls and dead_freeze(state) is not None))
 

@@ -18,6 +18,7 @@ from test_filling import reachable_pull_states
 from sokoasp.analysis import dead_squares, lone_box_distances
 from sokoasp.deadlocks import (
     ONE_BY_ONE_SEARCHES,
+    box_groups,
     cannot_all_reach_goals,
     dead_fence,
     dead_freeze,
@@ -97,6 +98,15 @@ def test_the_near_triples_are_the_triples_with_two_near_pairs(boxes: set[tuple[i
     ordered = sorted(boxes)
     brute = [group for group in combinations(ordered, 3) if sum(near(a, b) for a, b in combinations(group, 2)) >= 2]
     assert near_triples(ordered) == brute
+
+
+@given(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 7)), min_size=1, max_size=12), st.data())
+def test_the_groups_of_moved_boxes_are_those_of_every_box_that_hold_one(boxes: set[tuple[int, int]],
+                                                                       data: st.DataObject) -> None:
+    ordered = sorted(boxes)
+    moved = frozenset(data.draw(st.sets(st.sampled_from(ordered), min_size=1, max_size=2)))
+    every = [group for group in box_groups(ordered) if not moved.isdisjoint(group)]
+    assert list(box_groups(ordered, moved)) == every
 
 
 # The player below cannot get back into the room: the two boxes on the goals in the tunnel hold

@@ -56,6 +56,15 @@ def test_fact_round_trip_is_lossless(level: Level, horizon: int | None) -> None:
     assert facts.level == level and facts.horizon == horizon
 
 
+@settings(max_examples=100, deadline=None)
+@given(levels(), st.data())
+def test_a_moved_level_equals_the_checked_level_with_its_boxes_moved(level: Level, data: st.DataObject) -> None:
+    cells = data.draw(st.permutations(sorted(level.floor)))
+    boxes, player = frozenset(cells[1: len(level.boxes) + 1]), cells[0]
+    assert level.moved(boxes, player) == Level(level.floor, boxes, level.goals, player)
+    assert level.moved(boxes, player).title == level.title
+
+
 def test_thesis_example_reads_pools_and_constants() -> None:
     loaded = load_level(ROOT / "instances" / "thesis_example.lp")
     level = loaded.level
