@@ -74,6 +74,18 @@ def test_first_entry_counts_the_pushes_before_a_box_reaches_a_square() -> None:
     assert held.returncode == ExitCode.INPUT_ERROR and "no box to hold on (9, 9)" in held.stderr
 
 
+def test_end_game_search_bench_finds_the_breadth_first_plan_length_or_stops_at_its_limit() -> None:
+    """Microban 2 from the start: a plan no shorter than the fewest pushes; one state is too few."""
+    levels = ROOT / "instances" / "microban_1-5.sok"
+    fewest = push_optimum(load_level(levels, "2").level)
+    done = run_script("end_game_search_bench.py", str(levels), "-l", "2", "--repeat", "1")
+    assert done.returncode == 0, done.stderr
+    pushes = int(done.stdout.split("plan of ")[1].split()[0])
+    assert fewest is not None and pushes >= fewest
+    cut = run_script("end_game_search_bench.py", str(levels), "-l", "2", "--states", "1", "--repeat", "1")
+    assert cut.returncode == 0 and ", state limit, median " in cut.stdout
+
+
 def test_end_game_log_lists_each_end_game_search_and_how_it_ended() -> None:
     """Microban 3: the goal-room phase's stages end with one box left, which the end game's
     search of the boxes off the goals places; the log lists that search and counts it."""
