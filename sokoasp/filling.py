@@ -107,13 +107,19 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     came: dict[tuple[int, int], tuple[tuple[int, int], Cell, Cell]] = {}  # (boxes, player) bits -> the state before, the move
     # (summed distance, order found, boxes, as bits, the player's square, the square of the box moved last,
     #  as a bit, the player's region before it moved)
-    todo: list[tuple[int, int, frozenset[Cell], int, int, Cell | None, int, int]] = [
-        (sum(distance[box] for box in start), found, start, board.mask(start), board.bit(player), None, 0, 0)]
+    # (summed distance, order found, boxes before the move, as bits, the player's square, the box moved and the
+    #  square it moved to, the latter as a bit, the player's region before it moved); a state's boxes are built
+    # when it is taken up (most states found never are)
+    todo: list[tuple[int, int, frozenset[Cell], int, int, Cell | None, Cell | None, int, int]] = [
+        (sum(distance[box] for box in start), found, start, board.mask(start), board.bit(player), None, None, 0, 0)]
+    steps = move_table(free, pulls)
     while todo:
-        summed, _, boxes, boxes_mask, stand, moved, moved_bit, before = heapq.heappop(todo)
+        summed, _, boxes, boxes_mask, stand, source, moved, moved_bit, before = heapq.heappop(todo)
         if (boxes_mask, stand) in taken:
             continue
         taken.add((boxes_mask, stand))
+        if moved is not None:
+            boxes = (boxes - {source}) | {moved}
         walkable = open_squares & ~boxes_mask
         # squares still in the player's region: the region before, if the box moved onto a square out of it, or
         # less that square where the square does not cut it (Board.ring_joined); the flood then starts nearly done
@@ -131,15 +137,41 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
                 path[:] = moves_to((boxes_mask, stand), came)
             return True
         for box in sorted(boxes):
-            for to, player_after in box_moves(board, free, boxes, box, region, pulls):
-                to_bit = board.bit(to)
-                moved_mask, stand_after = boxes_mask ^ board.bit(box) | to_bit, board.bit(player_after)
-                if to in distance and (moved_mask, stand_after) not in taken:
-                    found += 1
-                    came.setdefault((moved_mask, stand_after), ((boxes_mask, stand), box, to))
-                    heapq.heappush(todo, (summed - distance[box] + distance[to], -found if newest_first else found,
-                                          (boxes - {box}) | {to}, moved_mask, stand_after, to, to_bit, region))
+            box_bit, box_distance = board.bit(box), summed - distance[box]
+            for to, to_bit, stand_after, needs, blocked_by in steps[box]:
+                if needs & region and not blocked_by & boxes_mask and to in distance:
+                    moved_mask = boxes_mask ^ box_bit | to_bit
+                    if (moved_mask, stand_after) not in taken:
+                        found += 1
+                        came.setdefault((moved_mask, stand_after), ((boxes_mask, stand), box, to))
+                        heapq.heappush(todo, (box_distance + distance[to], -found if newest_first else found,
+                                              boxes, moved_mask, stand_after, box, to, to_bit, region))
     return False
+
+
+Move = tuple[Cell, int, int, int, int]  # the box's square after, as a bit, the player's square after, as a bit, the
+# square the player must reach first, as a bit, and the squares that must hold no box, as bits
+
+
+@lru_cache(maxsize=256)
+def move_table(free: frozenset[Cell], pulls: bool) -> dict[Cell, tuple[Move, ...]]:
+    """Each square's pushes (``pulls``: pulls) on ``free``, as ``box_moves`` finds them, in its
+    order, the walls already left out: the inner loop of ``push_search`` then asks two bit tests."""
+    board = board_of(free)
+    table: dict[Cell, tuple[Move, ...]] = {}
+    for box in free:
+        steps = []
+        for delta in DIRECTIONS.values():
+            ahead = add(box, delta)
+            behind = add(ahead, delta) if pulls else (box[0] - delta[0], box[1] - delta[1])
+            if ahead not in free or behind not in free:
+                continue
+            if pulls:  # the player steps back from ahead to behind, the box following it onto ahead
+                steps.append((ahead, board.bit(ahead), board.bit(behind), board.bit(ahead), board.bit(ahead) | board.bit(behind)))
+            else:  # the player from behind pushes the box onto ahead, stepping onto its square
+                steps.append((ahead, board.bit(ahead), board.bit(box), board.bit(behind), board.bit(ahead)))
+        table[box] = tuple(steps)
+    return table
 
 
 def moves_to(state: tuple[int, int], came: dict[tuple[int, int], tuple[tuple[int, int], Cell, Cell]]) -> list[tuple[Cell, Cell]]:
