@@ -30,7 +30,7 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   boxes on goals as walls, or of every box when a box on a goal must move, may fill the empty
   goals at once, where the last stages, the longest, would each ask clingo for one more box;
   never from the start, so every plan has a stage planned by clingo; a try has a stage time,
-  or on a level of at most five boxes half the time left (``endgame.budget``);
+  or on a level of at most five boxes most of the time left (``endgame.budget``);
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
