@@ -27,11 +27,11 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 
 from .analysis import lone_box_distances
-from .bitboard import Board, board_of, floor_mask
+from .bitboard import board_of, floor_mask
 from .level import DIRECTIONS, Cell, Level, add
 
 JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off the goals
@@ -105,8 +105,6 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
     came: dict[tuple[int, int], tuple[tuple[int, int], Cell, Cell]] = {}  # (boxes, player) bits -> the state before, the move
-    # (summed distance, order found, boxes, as bits, the player's square, the square of the box moved last,
-    #  as a bit, the player's region before it moved)
     # (summed distance, order found, boxes before the move, as bits, the player's square, the box moved and the
     #  square it moved to, the latter as a bit, the player's region before it moved); a state's boxes are built
     # when it is taken up (most states found never are)
@@ -155,8 +153,9 @@ Move = tuple[Cell, int, int, int, int]  # the box's square after, as a bit, the 
 
 @lru_cache(maxsize=256)
 def move_table(free: frozenset[Cell], pulls: bool) -> dict[Cell, tuple[Move, ...]]:
-    """Each square's pushes (``pulls``: pulls) on ``free``, as ``box_moves`` finds them, in its
-    order, the walls already left out: the inner loop of ``push_search`` then asks two bit tests."""
+    """Each square's pushes (``pulls``: pulls) on ``free``, in the order of ``DIRECTIONS``, the
+    walls already left out: the inner loop of ``push_search`` then asks two bit tests. A move
+    needs the player on its square to reach and no box on its squares to keep clear."""
     board = board_of(free)
     table: dict[Cell, tuple[Move, ...]] = {}
     for box in free:
@@ -181,22 +180,6 @@ def moves_to(state: tuple[int, int], came: dict[tuple[int, int], tuple[tuple[int
         state, box, to = came[state]
         moves.append((box, to))
     return moves[::-1]
-
-
-def box_moves(board: Board, free: frozenset[Cell], boxes: frozenset[Cell], box: Cell, region: int,
-              pulls: bool) -> Iterator[tuple[Cell, Cell]]:
-    """(box square, player square) after each push (``pulls``: pull) of ``box`` by the player
-    in ``region`` (bits of ``board``)."""
-    for delta in DIRECTIONS.values():
-        ahead = add(box, delta)
-        if ahead not in free or ahead in boxes:
-            continue
-        if pulls:
-            step = add(ahead, delta)
-            if board.bit(ahead) & region and step in free and step not in boxes:
-                yield ahead, step
-        elif board.bit((box[0] - delta[0], box[1] - delta[1])) & region:
-            yield ahead, box
 
 
 class GoalOrder:
@@ -272,8 +255,9 @@ def states_onto(free: frozenset[Cell], goal: Cell, pulls: bool) -> frozenset[tup
 def lone_box_states(free: frozenset[Cell], starts: frozenset[Cell], pulls: bool, backwards: bool) -> set[tuple[Cell, int]]:
     """The (box square, player's region) states a lone box on ``free`` reaches by pushes
     (``pulls``: pulls) from a square of ``starts``, the player anywhere beside it; ``backwards``,
-    the states from which it reaches one."""
-    board = board_of(free)
+    the states from which it reaches one (a push undone is a pull: the player steps back from
+    the box and the box follows; a pull undone is a push)."""
+    board, moves = board_of(free), move_table(free, pulls != backwards)
     todo = [(box, lone_box_region(free, box, add(box, delta)))
             for box in starts for delta in DIRECTIONS.values() if add(box, delta) in free]
     seen: set[tuple[Cell, int]] = set()
@@ -283,10 +267,9 @@ def lone_box_states(free: frozenset[Cell], starts: frozenset[Cell], pulls: bool,
             continue
         seen.add(state)
         box, region = state
-        steps = (undone_moves(board, free, box, region, pulls) if backwards
-                 else box_moves(board, free, frozenset({box}), box, region, pulls))
-        for to, player in steps:
-            todo.append((to, lone_box_region(free, to, player)))
+        for to, _, player_after, needs, _ in moves[box]:
+            if needs & region:
+                todo.append((to, lone_box_region(free, to, board.cell(player_after))))
     return seen
 
 
@@ -307,21 +290,6 @@ def lone_box_region(free: frozenset[Cell], box: Cell, player: Cell) -> int:
 def lone_box_regions(free: frozenset[Cell]) -> dict[tuple[Cell, Cell], int]:
     """``lone_box_region``'s floods on ``free``, by (box, player) square, filled as they are asked."""
     return {}
-
-
-def undone_moves(board: Board, free: frozenset[Cell], box: Cell, region: int, pulls: bool) -> Iterator[tuple[Cell, Cell]]:
-    """The (box square, player square) states one push (``pulls``: one pull) of a lone box
-    before it stands on ``box`` with the player in ``region`` (bits of ``board``): a push undone
-    is a pull (the player steps back from the box, the box follows), a pull undone is a push."""
-    for delta in DIRECTIONS.values():
-        if pulls:
-            behind, ahead = add(box, (-delta[0], -delta[1])), add(box, delta)
-            if board.bit(behind) & region and ahead in free:
-                yield ahead, box
-        else:
-            stand, back = add(box, delta), add(add(box, delta), delta)
-            if board.bit(stand) & region and back in free:
-                yield stand, back
 
 
 def matching(edges: dict[Cell, list[Cell]]) -> dict[Cell, Cell]:
