@@ -147,8 +147,9 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     return False
 
 
-Move = tuple[Cell, int, int, int, int]  # the box's square after, as a bit, the player's square after, as a bit, the
-# square the player must reach first, as a bit, and the squares that must hold no box, as bits
+# A move of one box: its square after the move, and as bits that square, the player's square after the move,
+# the square the player must reach first and the squares that must hold no box
+Move = tuple[Cell, int, int, int, int]
 
 
 @lru_cache(maxsize=256)
