@@ -52,7 +52,7 @@ class Traps:
     from which no box more can be placed, or (``whole``) not every box."""
 
     def __init__(self, level: Level, pulls: bool, whole: bool = False) -> None:
-        self.level, self.floor, self.goals, self.pulls, self.whole = level, level.floor, level.goals, pulls, whole
+        self.level, self.pulls, self.whole = level, pulls, whole  # its floor and goals (the boxes and player vary)
         self.distance = lone_box_distances(level.floor, level.goals, pulls)
         self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
         self.dead: set[tuple[int, int]] = set()  # (boxes, player region), as bits, of the states proven dead
@@ -73,7 +73,7 @@ class Traps:
         """Whether ``state`` is dead: known, or proven now by a search of at most ``seconds``
         and ``most_states`` states (skipped when one with at least as much time met its limit
         before)."""
-        placed = len(state.boxes & self.goals)
+        placed = len(state.boxes & self.level.goals)
         if placed == len(state.boxes):
             return False  # every box placed: there is no box more to place
         key = self.key(state)
@@ -85,7 +85,7 @@ class Traps:
             self.dead.add(key)  # a box on a dead square
             return True
         began, seen = time.perf_counter(), set[tuple[int, int]]()
-        found = push_search(self.floor, state.boxes, state.player, self.distance, self.goals, self.pulls, most_states,
+        found = push_search(self.level.floor, state.boxes, state.player, self.distance, self.level.goals, self.pulls, most_states,
                             need=None if self.whole else placed + 1, seen=seen, deadline=began + seconds, prune=self.deadlocked,
                             newest_first=True)
         self.seconds += time.perf_counter() - began
@@ -117,7 +117,7 @@ class Traps:
             if key in self.live_parts:
                 continue
             began = time.perf_counter()
-            found = push_search(self.floor, part, state.player, self.distance, self.goals, self.pulls, MOST_STATES,
+            found = push_search(self.level.floor, part, state.player, self.distance, self.level.goals, self.pulls, MOST_STATES,
                                 deadline=deadline, newest_first=True)
             self.seconds += time.perf_counter() - began
             if found is None:
@@ -133,7 +133,7 @@ class Traps:
         """The neighbourhoods of ``state``'s boxes (``neighbourhoods``), each with its key in
         ``dead_parts`` and ``live_parts``: the part and the least square of the player's region."""
         for part in neighbourhoods(state.boxes):
-            yield part, (part, min(player_region(self.floor, part, state.player)))
+            yield part, (part, min(player_region(self.level.floor, part, state.player)))
 
     def deadlocked(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
         """A dead group holding the box just ``moved`` or, forwards, a frozen box off a goal."""
