@@ -61,7 +61,7 @@ from .search import player_region
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
 CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
-GROUP_STATES = 1_000  # the search of one group of boxes gives up after this many states
+GROUP_STATES = 300  # the search of one group of boxes gives up after this many states (dead groups need far fewer)
 ONE_BY_ONE_SEARCHES = 3  # placed_one_by_one tries at most this many lone-box searches a group
 ONE_BY_ONE_STATES = 100  # and gives each up after this many states
 NEAR = 2  # three boxes form a group when two of their pairs stand this near (in rows and columns)
