@@ -236,7 +236,7 @@ def box_groups(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> Itera
         yield from combinations(boxes, 2)
         yield from near_triples(boxes)
         return
-    yield from (pair for pair in combinations(boxes, 2) if pair[0] in moved or pair[1] in moved)
+    yield from sorted({(box, other) if box < other else (other, box) for box in moved for other in boxes if other != box})
     yield from near_triples(boxes, moved)
 
 
@@ -275,23 +275,32 @@ def frozen_boxes(state: Level) -> frozenset[Cell]:
     """The boxes of ``state`` that can never move again: what is left when boxes that can move
     along an axis (both neighbours floor without a box, or with a box that can move, and not
     both dead squares) are taken out until none is left to take (encodings/strategies/freeze)."""
-    live = lone_box_distances(state.floor, state.goals)
-    movable: set[Cell] = set()
+    axes, boxes = box_axes(state.floor, state.goals), state.boxes
+    stuck = [box for box in boxes if not any(ahead not in boxes and behind not in boxes for ahead, behind in axes[box])]
+    movable = set(boxes.difference(stuck))
     grown = True
     while grown:
         grown = False
-        for box in sorted(state.boxes - movable):
-            if any(can_move(state, box, axis, movable, live) for axis in AXES):
+        for box in stuck:
+            if box not in movable and any((ahead not in boxes or ahead in movable) and (behind not in boxes or behind in movable)
+                                          for ahead, behind in axes[box]):
                 movable.add(box)
                 grown = True
-    return state.boxes - movable
+    return boxes - movable
 
 
-def can_move(state: Level, box: Cell, axis: Cell, movable: set[Cell], live: dict[Cell, int]) -> bool:
-    sides = (add(box, axis), (box[0] - axis[0], box[1] - axis[1]))
-    if any(side not in state.floor or (side in state.boxes and side not in movable) for side in sides):
-        return False
-    return any(side in live for side in sides)
+@lru_cache(maxsize=256)
+def box_axes(floor: frozenset[Cell], goals: frozenset[Cell]) -> dict[Cell, tuple[tuple[Cell, Cell], ...]]:
+    """Each square's axes along which a box there could move, boxes aside: its two neighbours
+    on the axis, both floor and not both dead squares (cached per floor: the searches ask
+    ``frozen_boxes`` after every push)."""
+    live = lone_box_distances(floor, goals)
+    table: dict[Cell, tuple[tuple[Cell, Cell], ...]] = {}
+    for square in floor:
+        sides = ((add(square, axis), (square[0] - axis[0], square[1] - axis[1])) for axis in AXES)
+        table[square] = tuple((ahead, behind) for ahead, behind in sides
+                              if ahead in floor and behind in floor and (ahead in live or behind in live))
+    return table
 
 
 def dead_freeze(state: Level) -> tuple[frozenset[Cell], frozenset[Cell]] | None:

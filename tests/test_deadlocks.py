@@ -298,6 +298,39 @@ def test_frozen_boxes_that_seal_a_goal_are_a_deadlock_wherever_the_other_box_is(
     assert dead_freeze(filled_from_above) is None  # a box stands where it can be pushed onto the goal
 
 
+# Open floor with goals along a wall and dead corners: boxes freeze against walls, dead squares
+# and each other in many ways.
+OPEN_ROOM = level_of("""\
+########
+#. $ # #
+#.  $  #
+#  #   #
+#. $   #
+#   #  #
+#     @#
+########
+""")
+
+
+@given(st.sets(st.sampled_from(sorted(OPEN_ROOM.floor - {OPEN_ROOM.player})), max_size=14))
+def test_the_frozen_boxes_are_those_the_freeze_rule_never_frees(boxes: set[tuple[int, int]]) -> None:
+    """``frozen_boxes`` against the rule written out plainly: a box is freed when along some
+    axis both neighbours are floor, each without a box or with a freed one, and not both dead
+    squares; the boxes never freed are frozen."""
+    state = OPEN_ROOM.moved(frozenset(boxes), OPEN_ROOM.player)
+    dead, freed, grown = dead_squares(state), set[tuple[int, int]](), True
+    while grown:
+        grown = False
+        for x, y in sorted(boxes - freed):
+            for ahead, behind in (((x + 1, y), (x - 1, y)), ((x, y + 1), (x, y - 1))):
+                if all(side in state.floor and (side not in boxes or side in freed) for side in (ahead, behind)) \
+                        and not (ahead in dead and behind in dead):
+                    freed.add((x, y))
+                    grown = True
+                    break
+    assert frozen_boxes(state) == boxes - freed
+
+
 def test_every_frozen_deadlock_found_holds_wherever_the_other_boxes_are() -> None:
     """Each (boxes, empty) pattern found makes every reachable state of its level that holds it
     unsolvable (by the oracle); most patterns are a frozen box off the goals (the freeze
