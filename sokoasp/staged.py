@@ -29,8 +29,10 @@ more box on a goal (``encodings/subgoal.lp``), searched depth first:
   unless ``config.end_game`` is off): a push (backwards: pull) search of those boxes alone, the
   boxes on goals as walls, or of every box when a box on a goal must move, may fill the empty
   goals at once, where the last stages, the longest, would each ask clingo for one more box;
-  never from the start, so every plan has a stage planned by clingo; a try has a stage time,
-  or on a level of at most five boxes most of the time left (``endgame.budget``);
+  from the start only in a pass whose first stage clingo did not find (forwards: Microban II
+  68, four boxes off the goals, no first stage in 60 s, falls to it in 11 s), so clingo always
+  tries first; a try has a stage time, or where it takes at most five boxes from the start or
+  on a level of at most five boxes, most of the time left (``endgame.budget``);
 - a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
   never one found dead before; the search backtracks when a stage finds no plan in its time;
 - the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
@@ -103,6 +105,7 @@ class StagedOutcome:
     test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability, traps) in Python
     traps: int = 0  # careless end states proven dead by search (traps.py)
     end_game: int = 0  # the boxes the plan's end game (sokoasp.endgame) placed, if it ended the plan
+    end_game_from_start: bool = False  # and it took the level from the start (clingo found no first stage)
 
     def home_board(self, level: Level) -> str:
         """``nearest_home`` drawn on ``level`` in XSB rows (its goals, not the start squares), or
@@ -119,6 +122,8 @@ class StagedOutcome:
         at_best = f", at best {', '.join(best)}" if best else ""
         traps = f"; {self.traps} trap{'s' * (self.traps != 1)} proven dead" if self.traps else ""
         end_game = f", the last {self.end_game} by the end game's search in Python" if self.end_game else ""
+        if self.end_game_from_start:
+            end_game = ", the whole plan by the end game's search in Python (clingo found no first stage)"
         return (f"staged search: {found} after {self.stages_solved} stage plans{end_game}{at_best}{traps}; "
                 f"{self.test_seconds:.1f} s testing end states")
 
@@ -240,6 +245,16 @@ class StagedSearch:
             return StagePlan()
         if not first and self.config.end_game and (end := self.end_game(state, home)) is not None:
             return end
+        stages_before = self.outcome.stages_solved
+        plan = self.stages_from(state, home, first)
+        if plan is None and first and home is None and self.config.end_game and self.outcome.stages_solved == stages_before:
+            return self.end_game(state, home, from_start=True)
+        return plan
+
+    def stages_from(self, state: Level, home: Cell | None, first: bool) -> StagePlan | None:
+        """A stage plan from ``state`` and the rest of the plan after it, for up to ``WIDTH``
+        end states of the stage."""
+        placed = len(state.boxes & state.goals)
         need = min(placed + 1, len(state.goals))
         tried: list[Level] = []
         start = 1  # no careless stage plan from state below this horizon
@@ -262,13 +277,15 @@ class StagedSearch:
             self.dead_ends.append(after)
         return None
 
-    def end_game(self, state: Level, home: Cell | None) -> StagePlan | None:
+    def end_game(self, state: Level, home: Cell | None, from_start: bool = False) -> StagePlan | None:
         """After a stage, with few boxes off the goals: the rest of the plan by push (backwards:
         pull) search (sokoasp.endgame), for at most a stage time (on a level of few boxes, a
         share of the stages' time left: ``endgame.budget``), once per state in a search unless
-        its time ran out and a later pass has more. Never from the start: every plan of the
-        stages has a stage planned by clingo."""
-        seconds, states = budget(len(state.boxes), min(self.stage_seconds, self.pass_left()), self.left())
+        its time ran out and a later pass has more. ``from_start``: in a pass whose first stage
+        clingo did not find, forwards (``search``); the boxes off the goals then decide the
+        budget, as the end game takes them all."""
+        boxes = len(state.boxes - state.goals) if from_start else len(state.boxes)
+        seconds, states = budget(boxes, min(self.stage_seconds, self.pass_left()), self.left())
         key = (state.boxes, state.player)
         if seconds <= self.end_games_tried.get(key, 0.0):
             return None
@@ -278,7 +295,7 @@ class StagedSearch:
         if end is None:  # searched in full (or to its state limit), or cut short: tried again with more time
             self.end_games_tried[key] = seconds if time.perf_counter() - began >= seconds else math.inf
             return None
-        self.outcome.end_game = len(state.boxes - state.goals)
+        self.outcome.end_game, self.outcome.end_game_from_start = len(state.boxes - state.goals), from_start
         if home is None:
             self.outcome.most_placed = len(state.goals)
         else:
@@ -369,6 +386,7 @@ def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float,
     outcome.test_seconds = sum(session.test_seconds + session.traps.seconds for session in sessions)
     outcome.traps = sum(search.outcome.traps for search in searches)
     outcome.end_game = max(search.outcome.end_game for search in searches)
+    outcome.end_game_from_start = any(search.outcome.end_game_from_start for search in searches)
     forward = [search.outcome for search in searches if search.outcome.most_placed is not None]
     if forward:
         farthest = max(forward, key=lambda found: found.most_placed or 0)

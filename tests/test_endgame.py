@@ -195,13 +195,42 @@ def test_without_the_end_game_every_stage_is_planned_by_clingo(tmp_path) -> None
 
 
 def test_a_level_of_few_boxes_gets_its_first_stage_from_clingo() -> None:
-    """Never from the start: with three boxes the end game could solve the level alone, yet the
-    first stage is planned by clingo."""
+    """Clingo first: with three boxes the end game could solve the level alone, yet the first
+    stage is planned by clingo, as clingo finds it."""
     level = level_of("#######\n#@    #\n# $$$ #\n#     #\n# ... #\n#######\n")
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
     outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert outcome.stages_solved >= 1 and outcome.end_game <= 2
+
+
+def no_stage_from_clingo(monkeypatch) -> None:
+    """Every stage comes back empty, as when clingo finds none in its time."""
+    monkeypatch.setattr(StagedSearch, "stage", lambda self, state, goal, start=1: (None, start, False))
+
+
+def test_without_a_first_stage_from_clingo_the_end_game_takes_the_level_from_the_start(monkeypatch) -> None:
+    """A forward pass whose first stage clingo does not find hands the level to the end game
+    from the start: its plan replays and the result says the whole plan came from it."""
+    no_stage_from_clingo(monkeypatch)
+    level = level_of(FOUR_IN_A_ROOM)
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
+    outcome = solve_staged(level, config, Clock(), 10.0, lambda _: None)
+    assert outcome.plan is not None and replay(level, outcome.plan).ok
+    assert outcome.stages_solved == 0 and outcome.end_game == len(level.boxes) and outcome.end_game_from_start
+    assert "the whole plan by the end game's search in Python" in outcome.describe(len(level.boxes))
+
+
+@pytest.mark.parametrize("change", ["no end game", "backwards", "too many boxes off the goals"])
+def test_the_end_game_takes_a_level_from_the_start_only_forwards_and_with_few_boxes_off(monkeypatch, change: str) -> None:
+    """Backwards (the player's start square in the solved state is unknown), with --no-end-game,
+    or with more boxes off the goals than it takes, no end game runs from the start."""
+    no_stage_from_clingo(monkeypatch)
+    level = level_of(ROW_OF_MORE if change == "too many boxes off the goals" else FOUR_IN_A_ROOM)
+    config = SolveConfig(encoding="pull-route" if change == "backwards" else "push-macro", strategies=("dead",),
+                         max_horizon=40, end_game=change != "no end game")
+    outcome = solve_staged(level, config, Clock(), 2.0, lambda _: None)
+    assert outcome.plan is None and outcome.end_game == 0
 
 
 def test_an_end_game_is_searched_again_only_when_its_time_ran_out(monkeypatch) -> None:
