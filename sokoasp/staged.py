@@ -234,7 +234,8 @@ class StagedSearch:
 
     def search(self, state: Level, home: Cell | None, first: bool = True) -> StagePlan | None:
         """A plan from ``state`` with every box on a goal (backwards: and the player able to
-        walk ``home``, the level's start square)."""
+        walk ``home``, the level's start square): stages, and the end game after each (forwards,
+        also from the start when clingo found no first stage in this pass)."""
         placed = len(state.boxes & state.goals)
         if home is None:
             if self.outcome.most_placed is None or placed > self.outcome.most_placed:
