@@ -53,13 +53,16 @@ def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | No
     ending where it can walk to ``home``), leaving the boxes on goals in place where it can; or
     None when more than ``END_GAME_BOXES`` boxes are off the goals, or the searches find none
     (the first in ``END_GAME_STATES`` states, the search of every box in ``states``, both before
-    ``deadline`` on the clock ``time.perf_counter``)."""
+    ``deadline`` on the clock ``time.perf_counter``; the second runs when the first proves that a
+    box on a goal must move, or, with no box on a goal, when the first meets its state limit)."""
     off = state.boxes - state.goals
     if not off or len(off) > END_GAME_BOXES:
         return None
     path: list[tuple[Cell, Cell]] = []
     found = fills_jointly(state, reverse, END_GAME_STATES, deadline, path, home, END_GAME_BOXES)
-    if found is False:
+    # with no box on a goal (from the start) the first search is the second without its prune, cut at
+    # END_GAME_STATES: where it meets that limit, the second goes on
+    if found is False or (found is None and not state.boxes & state.goals):
         found = moving_every_box(state, deadline, reverse, path, home, states)
     if found is not True:
         return None

@@ -14,7 +14,7 @@ from oracle import parse, region, solvable_keys
 from test_cli import run
 from test_filling import CORPUS, SEALED, fills, reachable_pull_states, reachable_states
 
-from sokoasp import SolveConfig, staged
+from sokoasp import SolveConfig, endgame, staged
 from sokoasp.endgame import END_GAME_BOXES, END_GAME_STATES, FEW_BOXES_SHARE, FEW_BOXES_STATES, budget, finish
 from sokoasp.errors import ExitCode
 from sokoasp.level import Level
@@ -231,6 +231,22 @@ def test_the_end_game_takes_a_level_from_the_start_only_forwards_and_with_few_bo
                          max_horizon=40, end_game=change != "no end game")
     outcome = solve_staged(level, config, Clock(), 2.0, lambda _: None)
     assert outcome.plan is None and outcome.end_game == 0
+
+
+def test_with_no_box_on_a_goal_the_search_of_every_box_goes_on_where_the_first_meets_its_limit(monkeypatch) -> None:
+    """From the start (no box on a goal) the first search is the search of every box without its
+    prune: cut at its state limit, the second goes on with the states it was given. With a box
+    on a goal the first search's limit ends the end game, as before."""
+    monkeypatch.setattr(endgame, "END_GAME_STATES", 2)
+    level = level_of(FOUR_IN_A_ROOM)
+    assert not level.boxes & level.goals
+    end = finish(level, float("inf"), states=FEW_BOXES_STATES)
+    assert end is not None and replay(level, end.moves).ok
+    one_placed = level_of("######\n#@   #\n# *$ #\n#   .#\n######\n")
+    assert finish(one_placed, float("inf"), states=FEW_BOXES_STATES) is None
+    monkeypatch.setattr(endgame, "END_GAME_STATES", 50_000)
+    end = finish(one_placed, float("inf"), states=FEW_BOXES_STATES)
+    assert end is not None and replay(one_placed, end.moves).ok
 
 
 def test_an_end_game_is_searched_again_only_when_its_time_ran_out(monkeypatch) -> None:
