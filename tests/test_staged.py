@@ -293,7 +293,7 @@ def test_a_pass_cut_short_is_followed_by_a_longer_one() -> None:
     stage time, until the stages are long enough or the budget is spent."""
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     messages: list[str] = []
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 5.0, messages.append)
+    search = StagedSearch(SolveConfig(encoding="push-macro", end_game=False), Clock(), 5.0, messages.append)
     search.stage_seconds = 1e-6
     plan = search.run(level)
     passes = [message for message in messages if "cut short; its next at" in message]
@@ -362,7 +362,7 @@ def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> 
 
     monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: None)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
+    search = StagedSearch(SolveConfig(encoding="push-macro", end_game=False), Clock(), 60.0, lambda message: None)
     assert search.one_pass(level) is None
     assert search.cut_short and not search.finished
 
@@ -377,7 +377,8 @@ def test_a_stage_that_finds_its_plan_or_is_refuted_did_not_run_out_of_time(monke
     assert session.plan(level, StageGoal(1), Clock(limit=30.0)) is not None
     assert not session.ran_out
     monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: False)
-    search = StagedSearch(SolveConfig(encoding="push-macro", max_horizon=3), Clock(), 60.0, lambda message: None)
+    search = StagedSearch(SolveConfig(encoding="push-macro", max_horizon=3, end_game=False), Clock(), 60.0,
+                          lambda message: None)
     assert search.one_pass(level) is None
     assert not search.cut_short and search.finished
 
@@ -499,7 +500,8 @@ def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
 
     monkeypatch.setattr(staged, "FIRST_STAGE_SECONDS", 1e-9)  # first passes far too short: each is cut short
     level = level_of(CORPUS[sorted(CORPUS)[0]])
-    config = SolveConfig(encoding="push-macro", strategies=("dead", "straight"), stage_encoding="push-macro+push-route")
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "straight"), stage_encoding="push-macro+push-route",
+                         end_game=False)  # no end game from the start when a first stage is not found
     messages: list[str] = []
     outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
     passes = [m.split("a pass of ")[1] for m in messages if "a pass of" in m]
