@@ -92,6 +92,11 @@ def cli() -> None:
               help="With --staged: once a stage leaves at most five boxes off the goals, a search in Python may "
               "finish the plan (those boxes alone, else every box; sokoasp/endgame.py). Not ASP, and the result "
               "says how many boxes it placed; --no-end-game: every stage planned by clingo, as before it existed.")
+@click.option("--search", type=click.FloatRange(min=0.01), metavar="SECONDS",
+              help="First spend up to SECONDS on a search in Python over the pushes of every box, from the start: "
+              "best first in the order of the cheapest box-goal matching, deadlocks cut (sokoasp/boxsearch.py). "
+              "Not ASP: the result says the plan came from it, and never calls it optimal. Then the other phases "
+              "run as before.")
 @click.option("--goal-room", type=click.FloatRange(min=0.01), metavar="SECONDS",
               help="Levels whose goals all lie in a room with one entrance and no box inside: first spend up to "
               "SECONDS on the level with that room packed by goal macros (each box pushed in goes straight to its "
@@ -136,6 +141,7 @@ def solve_command(
     stage_encoding: str | None,
     end_game: bool,
     interleave: int,
+    search: float | None,
     goal_room: float | None,
     descend: bool,
     clingo_args: tuple[str, ...],
@@ -195,10 +201,12 @@ def solve_command(
         interleave=interleave,
         goal_room=goal_room,
         descend=descend,
+        search=search,
     )
-    if (portfolio or record) and (strategies or staged or stage_encoding or goal_room or descend or not end_game):
+    if (portfolio or record) and (strategies or staged or stage_encoding or goal_room or search or descend
+                                  or not end_game):
         raise InputError(f"--{'portfolio' if portfolio else 'record'} chooses its own strategies and staging: drop "
-                         "--strategy, --staged, --goal-room, --no-end-game and --descend")
+                         "--strategy, --staged, --goal-room, --search, --no-end-game and --descend")
     if prove and portfolio == bool(record):
         raise InputError("--prove proves the portfolio's plan or a record's push-optimal: give --portfolio or --record "
                          "(for a push-optimal plan alone: -e push -s dead -s freeze -s bound)")
@@ -244,7 +252,7 @@ def render(source: str, level: Level, result: Result) -> str:
     times = result.times
     lines.append("times:      " + "   ".join(f"{k} {v:.3f} s" for k, v in times.items()))
     stats = dict(result.stats)
-    for phase in ("goal_room", "staged", "proof"):
+    for phase in ("search", "goal_room", "staged", "proof"):
         if phase in stats:
             lines.append(f"{phase.replace('_', ' ') + ':':<12}{stats.pop(phase)}")
     for key, who in (("room_farthest", "room stages"), ("staged_farthest", "stages")):
@@ -398,7 +406,8 @@ def list_portfolio(time_limit: float | None) -> None:
     Example:
       sokoasp portfolio --time-limit 300
     """
-    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "staged first", "goal room first")]
+    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "search first", "goal room then",
+             "staged then")]
     for number, member in enumerate(members_for(time_limit), start=1):
         if probes_the_bound(get_encoding(member.encoding), member):
             start = f"the bound (probed), {member.start_factor} x"
@@ -408,8 +417,9 @@ def list_portfolio(time_limit: float | None) -> None:
         in_turn = " in turn" if len(families) > 1 else ""
         staged = f"{member.staged:g} s: {' and '.join(families)} stages{in_turn}" if member.staged else "no"
         room = f"{member.goal_room:g} s on the level with macros" if member.goal_room else "no"
+        search = f"{member.search:g} s in Python" if member.search else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
-                     str(member.interleave), staged, room))
+                     str(member.interleave), search, room, staged))
     click.echo(table(rows))
 
 

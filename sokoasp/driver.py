@@ -17,6 +17,7 @@ from .analysis import (
     slide_lower_bound,
     unsolvable_reason,
 )
+from .boxsearch import search_plan
 from .classical import solve_fast_downward
 from .errors import InputError
 from .families import ENCODINGS, Encoding, get_encoding, optimises
@@ -75,7 +76,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
     progress = progress or (lambda _: None)
     notes = notes or (lambda _key, _text: None)
     if level.boxes <= level.goals:  # the horizon loop proves the empty plan optimal; stages would not
-        config = replace(config, goal_room=None, staged=None)
+        config = replace(config, goal_room=None, staged=None, search=None)
     kept: dict[str, str] = {}  # what the phases before the loop leave in the stats (and in notes, as they end)
 
     def keep(key: str, text: str) -> None:
@@ -83,6 +84,12 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
             kept[key] = text
             notes(key, text)
 
+    if config.search is not None:
+        found, search_note = solve_by_search(level, config, clock, progress)
+        if found is not None:
+            return validate(level, found)
+        keep("search", search_note)
+        config = replace(config, search=None)
     if config.goal_room is not None:
         found, room_note, room_farthest = solve_goal_room(level, config, clock, progress)
         if found is not None:
@@ -134,6 +141,18 @@ def stage_budget(level: Level, encoding: Encoding, config: SolveConfig, clock: C
     progress(f"the horizon loop would start at {start}, above the maximum {config.max_horizon}: "
              f"the stages take {budget:.1f} s of the {left:.1f} s left")
     return budget
+
+
+def solve_by_search(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str]:
+    """Spend up to ``config.search`` seconds on the search of every box in Python
+    (``sokoasp.boxsearch``): its plan, or None, and what it did."""
+    assert config.search is not None
+    left = clock.remaining()
+    plan, note = search_plan(level, config.search if left is None else min(config.search, left))
+    progress(f"search: {note}")
+    if plan is None:
+        return None, note
+    return staged_result(Result(Status.ERROR, config=config.describe(), stats={"search": note}), clock, plan, note), note
 
 
 def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str, str]:

@@ -7,7 +7,8 @@ longest of a staged search, would each ask clingo for one more box. Two best-fir
   careful stages' own test, given more states);
 - when that one proves that a box on a goal must move (Microban 143: the last box turns round
   in a room whose goals are filled), every box, states with a dead group or a frozen box off
-  the goals cut (``traps.Traps.deadlocked``).
+  the goals cut (``traps.Traps.deadlocked``), in the order of the cheapest box-goal matching
+  (``filling.MatchingGuide``; ``sokoasp.boxsearch`` runs the same search from the start).
 
 Backwards (pull-route stages, the level turned round) the boxes are pulled onto the start
 squares and the player must end able to walk home; each pull becomes a route of one pull.
@@ -20,7 +21,7 @@ its states and the deadline, ``budget``), the stages go on as before.
 
 from __future__ import annotations
 
-from .filling import fills_jointly, push_search
+from .filling import MatchingGuide, fills_jointly, push_search
 from .level import Cell, Level
 from .plans import Push, expand_pushes
 from .stage_ends import StagePlan
@@ -73,10 +74,12 @@ def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | No
 
 def moving_every_box(state: Level, deadline: float, reverse: bool, path: list[tuple[Cell, Cell]],
                      home: Cell | None, states: int = END_GAME_STATES) -> bool | None:
-    """``filling.push_search`` over every box of ``state``, deadlocked states cut: whether some
-    pushes (``reverse``: pulls) put a box on every goal; None when cut short."""
+    """``filling.push_search`` over every box of ``state``, deadlocked states cut, in the order
+    of the cheapest box-goal matching (``filling.MatchingGuide``): whether some pushes
+    (``reverse``: pulls) put a box on every goal; None when cut short."""
     traps = Traps(state, reverse)
     if any(box not in traps.distance for box in state.boxes):
         return False  # a box on a dead square
     return push_search(state.floor, state.boxes, state.player, traps.distance, state.goals, reverse, states,
-                       deadline=deadline, prune=traps.deadlocked, path=path, home=home)
+                       deadline=deadline, prune=traps.deadlocked, path=path, home=home,
+                       guide=MatchingGuide(state.floor, state.goals, reverse))

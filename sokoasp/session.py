@@ -41,6 +41,7 @@ class SolveConfig:
     goal_room: float | None = None  # seconds on the level with its goal room packed by macros (sokoasp.goalroom) first
     descend: bool = False  # push-jump: max_horizon first, then one push fewer than each plan, to a refutation
     end_game: bool = True  # staged search: the last few boxes by a search in Python (sokoasp.endgame)
+    search: float | None = None  # seconds of the search of every box in Python (sokoasp.boxsearch) before all else
 
     @property
     def stage_families(self) -> tuple[str, ...]:
@@ -64,6 +65,7 @@ class SolveConfig:
             "goal_room": self.goal_room,
             "descend": self.descend,
             "end_game": self.end_game,
+            "search": self.search,
             "clingo": clingo.__version__,
             "sokoasp": sokoasp_version(),
         }

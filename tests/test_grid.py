@@ -254,6 +254,23 @@ def test_goal_room_is_a_grid_dimension(tmp_path: Path) -> None:
         read_spec(grid)
 
 
+def test_search_is_a_grid_dimension(tmp_path: Path) -> None:
+    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push", "portfolio"]', "search = [0, 5]")
+    assert skipped == ["portfolio with search 5 s: it chooses its own"]
+    assert [r.key for r in both if not r.search] == [r.key for r in plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push", "portfolio", "push [search 5 s]"}
+    database = tmp_path / "r.sqlite"
+    spec = read_spec(grid)
+    spec.encodings = ["push"]
+    assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == 2 * len(spec.instances)
+    rows = [row for row in rows_of(database) if row["configuration"] == "push [search 5 s]"]
+    assert rows and all(row["message"].startswith("the whole plan by the search of every box") for row in rows)
+    assert all(row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem]) for row in rows)
+    grid.write_text("search = [-5]\n" + body)
+    with pytest.raises(InputError, match="search must list seconds >= 0"):
+        read_spec(grid)
+
+
 def test_dask_local_cluster_runs_the_grid(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60)

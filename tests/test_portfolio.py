@@ -12,7 +12,17 @@ from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status
 from sokoasp.families import get_encoding
-from sokoasp.portfolio import DEFAULT_MEMBERS, LONG_LIMIT_LOOP, LOOP_SECONDS, MEASURED_LIMIT, choose_members, members_for, race
+from sokoasp.portfolio import (
+    DEFAULT_MEMBERS,
+    LONG_LIMIT_LOOP,
+    LOOP_SECONDS,
+    MEASURED_LIMIT,
+    SEARCH_SECONDS,
+    SEARCH_SHARE,
+    choose_members,
+    members_for,
+    race,
+)
 
 
 def test_race_returns_a_validated_plan() -> None:
@@ -52,7 +62,7 @@ def test_members_chosen_by_greedy_cover() -> None:
 
 
 @pytest.mark.parametrize("limit", [None, 300.0])
-def test_the_portfolio_listing_names_each_members_stages_and_goal_room(limit: float | None) -> None:
+def test_the_portfolio_listing_names_each_members_search_goal_room_and_stages(limit: float | None) -> None:
     from test_cli import run
 
     code, out = run("portfolio", *([] if limit is None else ["--time-limit", str(limit)]))
@@ -61,7 +71,8 @@ def test_the_portfolio_listing_names_each_members_stages_and_goal_room(limit: fl
     assert len(lines) == len(members_for(limit))
     for line, member in zip(lines, members_for(limit), strict=True):
         assert member.encoding in line
-        assert line.rstrip().endswith("no") is (member.goal_room is None)
+        assert line.rstrip().endswith("no") is (member.staged is None)
+        assert (f"{member.search:g} s in Python" in line) is (member.search is not None)
         if member.goal_room is not None:
             assert f"{member.goal_room:g} s on the level with macros" in line
         if member.staged is None:
@@ -77,7 +88,7 @@ def test_up_to_60_s_the_members_keep_the_measured_schedule(limit: float | None) 
     assert members_for(limit) == DEFAULT_MEMBERS
 
 
-def test_a_longer_limit_goes_to_the_goal_room_and_the_stages() -> None:
+def test_a_longer_limit_goes_to_the_search_the_goal_room_and_the_stages() -> None:
     staged_members = [n for n, m in enumerate(DEFAULT_MEMBERS) if m.staged is not None and m.goal_room is not None]
     assert staged_members, "the portfolio has a member with a goal room and stages"
     last_staged = 0.0
@@ -89,13 +100,14 @@ def test_a_longer_limit_goes_to_the_goal_room_and_the_stages() -> None:
                 continue
             assert member.goal_room is not None and member.staged is not None
             assert member.goal_room == pytest.approx(limit / 6, abs=0.1)
-            assert member.goal_room + member.staged + LOOP_SECONDS == pytest.approx(limit, abs=0.2)
+            assert member.search == pytest.approx(max(SEARCH_SECONDS, limit * SEARCH_SHARE), abs=0.1)
+            assert member.search + member.goal_room + member.staged + LOOP_SECONDS == pytest.approx(limit, abs=0.2)
             assert member.staged > last_staged
             last_staged = member.staged
             assert (member.encoding, member.start_factor) == LONG_LIMIT_LOOP
             assert member.strategies == default.strategies
-            assert replace(member, goal_room=default.goal_room, staged=default.staged, encoding=default.encoding,
-                           start_factor=default.start_factor) == default
+            assert replace(member, search=default.search, goal_room=default.goal_room, staged=default.staged,
+                           encoding=default.encoding, start_factor=default.start_factor) == default
 
 
 def test_past_60_s_the_first_member_runs_stages_of_its_family_before_its_loop() -> None:

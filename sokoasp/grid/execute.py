@@ -21,7 +21,7 @@ def config_of(run: Run) -> SolveConfig:
     return SolveConfig(encoding=run.encoding, strategies=run.strategies, max_horizon=run.max_horizon,
                        clingo_args=run.clingo_options, start_factor=run.start_factor, staged=run.staged or None,
                        interleave=run.interleave, stage_encoding=run.stage_encoding or None,
-                       goal_room=run.goal_room or None, end_game=run.end_game)
+                       goal_room=run.goal_room or None, end_game=run.end_game, search=run.search or None)
 
 
 def run_one(run: Run) -> Result:

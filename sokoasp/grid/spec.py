@@ -14,6 +14,7 @@ Example ``grid.toml``::
     interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
     goal_room = [0, 150]     # optional: seconds on the level with its goal room packed by macros first (0: none)
     end_game = [true, false] # optional, with staged: the last few boxes by a search in Python (default: true)
+    search = [0, 10]         # optional: seconds of the search of every box in Python first (0: none; not ASP)
     [[instances]]
     path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
     class = "microban"                    # optional; default: folder or collection name
@@ -50,7 +51,7 @@ from ..staged import can_stage, check_phases
 from ..strategies import STRATEGIES
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "staged", "stage_encodings", "interleave", "goal_room", "end_game", "instances"}
+        "staged", "stage_encodings", "interleave", "goal_room", "end_game", "search", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels", "record"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -84,6 +85,7 @@ class Run:
     stage_encoding: str = ""  # with staged: the stages' push family ("": the encoding's own)
     goal_room: float = 0.0  # seconds on the level with its goal room packed by macros first (0: none)
     end_game: bool = True  # with staged: the last few boxes by a search in Python (sokoasp.endgame)
+    search: float = 0.0  # seconds of the search of every box in Python first (sokoasp.boxsearch; 0: none)
 
     @property
     def configuration(self) -> str:
@@ -95,6 +97,7 @@ class Run:
         label += f" [staged {self.staged:g} s of {self.stage_encoding}]" if self.stage_encoding else ""
         label += f" [goal room {self.goal_room:g} s]" if self.goal_room else ""
         label += " [no end game]" if not self.end_game else ""
+        label += f" [search {self.search:g} s]" if self.search else ""
         return label + (f" [interleave {self.interleave}]" if self.interleave != 1 else "")
 
     @property
@@ -113,6 +116,8 @@ class Run:
             parts.append(f"goal_room={self.goal_room:g}")
         if not self.end_game:
             parts.append("end_game=0")
+        if self.search:
+            parts.append(f"search={self.search:g}")
         if self.encoding in PORTFOLIOS:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.members_for(self.time_limit)))
         if self.encoding == PROVED_RECORD:  # so do new provers, and a new plan in the record
@@ -135,6 +140,7 @@ class GridSpec:
     stage_encodings: list[str] = field(default_factory=lambda: [""])
     goal_room: list[float] = field(default_factory=lambda: [0.0])
     end_game: list[bool] = field(default_factory=lambda: [True])
+    search: list[float] = field(default_factory=lambda: [0.0])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported. The runs of
@@ -143,14 +149,16 @@ class GridSpec:
         configurations: list[tuple] = []
         skipped = []
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
-                                   self.staged, self.interleave, self.stage_encodings, self.goal_room, self.end_game)
-        for encoding, strategies, options, factor, staged, interleave, stages, room, end_game in matrix:
+                                   self.staged, self.interleave, self.stage_encodings, self.goal_room, self.end_game,
+                                   self.search)
+        for encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search in matrix:
             stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
             if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or staged or interleave != 1 or room
-                                                   or not end_game):
+                                                   or not end_game or search):
                 chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else
                                                             f"staged {staged:g} s" if staged else
-                                                            f"goal room {room:g} s" if room else "no end game")
+                                                            f"goal room {room:g} s" if room else
+                                                            f"search {search:g} s" if search else "no end game")
                 skipped.append(f"{encoding} with {chosen}: it chooses its own")
                 continue
             if not end_game and not staged and encoding not in OWN_CONFIGURATIONS:
@@ -166,13 +174,14 @@ class GridSpec:
             if problem:
                 skipped.append(f"{encoding} with {'+'.join(strategies)}: {problem}")
                 continue
-            configuration = (encoding, strategies, options, factor, staged, interleave, stages, room, end_game)
+            configuration = (encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search)
             if configuration not in configurations:
                 configurations.append(configuration)
         runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
-                    factor, staged, interleave, stages, room, end_game)
+                    factor, staged, interleave, stages, room, end_game, search)
                 for instance in self.instances
-                for encoding, strategies, options, factor, staged, interleave, stages, room, end_game in configurations
+                for encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search
+                in configurations
                 if encoding != PROVED_RECORD or instance.plan]
         unplanned = [i.name for i in self.instances if not i.plan]
         if PROVED_RECORD in self.encodings and unplanned:
@@ -271,6 +280,7 @@ def read_spec(path: Path) -> GridSpec:
         data.get("stage_encodings", [""]),
         data.get("goal_room", [0]),
         data.get("end_game", [True]),
+        data.get("search", [0]),
     )
 
 
@@ -294,6 +304,7 @@ def build_spec(
     stage_encodings: list[str] | None = None,
     goal_room: list[float] | None = None,
     end_game: list[bool] | None = None,
+    search: list[float] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -309,11 +320,13 @@ def build_spec(
     factors = start_factors or [1]
     if not whole_numbers_from_one(factors):
         raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
-    budgets, room_budgets = staged or [0], goal_room or [0]
+    budgets, room_budgets, search_budgets = staged or [0], goal_room or [0], search or [0]
     if not seconds_from_zero(budgets):
         raise InputError(f"staged must list seconds >= 0 (0: no staged solving), not {budgets!r}", source)
     if not seconds_from_zero(room_budgets):
         raise InputError(f"goal_room must list seconds >= 0 (0: the level only), not {room_budgets!r}", source)
+    if not seconds_from_zero(search_budgets):
+        raise InputError(f"search must list seconds >= 0 (0: no search in Python first), not {search_budgets!r}", source)
     widths = interleave or [1]
     if not whole_numbers_from_one(widths):
         raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
@@ -328,7 +341,7 @@ def build_spec(
                          source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
                     memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages),
-                    [float(b) for b in room_budgets], end_games)
+                    [float(b) for b in room_budgets], end_games, [float(b) for b in search_budgets])
 
 
 def seconds_from_zero(values: Sequence[object]) -> bool:
