@@ -29,7 +29,7 @@ def search_plan(level: Level, seconds: float, states: int = SEARCH_STATES) -> tu
     within ``seconds`` and ``states``), and what it did, for the result."""
     began = time.perf_counter()
     path: list[tuple[Cell, Cell]] = []
-    found = moving_every_box(level, began + seconds, False, path, None, states)
+    found = moving_every_box(level, began + seconds, False, path, None, states, matching=True)
     spent = time.perf_counter() - began
     if found is not True:
         why = ("it proved none exists: every state without a deadlock searched" if found is False

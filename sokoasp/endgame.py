@@ -7,8 +7,10 @@ longest of a staged search, would each ask clingo for one more box. Two best-fir
   careful stages' own test, given more states);
 - when that one proves that a box on a goal must move (Microban 143: the last box turns round
   in a room whose goals are filled), every box, states with a dead group or a frozen box off
-  the goals cut (``traps.Traps.deadlocked``), in the order of the cheapest box-goal matching
-  (``filling.MatchingGuide``; ``sokoasp.boxsearch`` runs the same search from the start).
+  the goals cut (``traps.Traps.deadlocked``), nearest to the goals first
+  (``sokoasp.boxsearch`` runs the same search from the start in the order of the cheapest
+  box-goal matching, which lost Microban I 93 and II 102 here: BENCHMARKS.md, "A search of
+  every box first").
 
 Backwards (pull-route stages, the level turned round) the boxes are pulled onto the start
 squares and the player must end able to walk home; each pull becomes a route of one pull.
@@ -73,13 +75,14 @@ def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | No
 
 
 def moving_every_box(state: Level, deadline: float, reverse: bool, path: list[tuple[Cell, Cell]],
-                     home: Cell | None, states: int = END_GAME_STATES) -> bool | None:
-    """``filling.push_search`` over every box of ``state``, deadlocked states cut, in the order
-    of the cheapest box-goal matching (``filling.MatchingGuide``): whether some pushes
-    (``reverse``: pulls) put a box on every goal; None when cut short."""
+                     home: Cell | None, states: int = END_GAME_STATES, matching: bool = False) -> bool | None:
+    """``filling.push_search`` over every box of ``state``, deadlocked states cut, nearest to the
+    goals first (``matching``: in the order of the cheapest box-goal matching,
+    ``filling.MatchingGuide``): whether some pushes (``reverse``: pulls) put a box on every
+    goal; None when cut short."""
     traps = Traps(state, reverse)
     if any(box not in traps.distance for box in state.boxes):
         return False  # a box on a dead square
     return push_search(state.floor, state.boxes, state.player, traps.distance, state.goals, reverse, states,
                        deadline=deadline, prune=traps.deadlocked, path=path, home=home,
-                       guide=MatchingGuide(state.floor, state.goals, reverse))
+                       guide=MatchingGuide(state.floor, state.goals, reverse) if matching else None)
