@@ -1,6 +1,5 @@
 """How did each end-game search of a staged run end? Runs the portfolio's second member's staged
-search (push-macro and pull-route stages in turn, then its push-route loop; not its search of
-every box from the start, sokoasp/boxsearch.py, which would leave no stage) on one level and lists
+search (push-macro and pull-route stages in turn, then its push-route loop) on one level and lists
 every search the end game (sokoasp/endgame.py) started: the boxes it moved, which search (the
 boxes off the goals alone, or every box), how it ended (a plan, none at all, the clock, the state
 limit), its states and seconds. On Microban II 116, before the few-box end game, the search of
@@ -63,7 +62,7 @@ def main(level_file: Path, which: str, time_limit: float) -> None:
     log: list[Search] = []
     search = logged(filling.push_search, log)
     filling.push_search, endgame.push_search = search, search  # type: ignore[assignment]  # fills_jointly reads the first
-    result = solve(level, replace(DEFAULT_MEMBERS[1], time_limit=time_limit, search=None))
+    result = solve(level, replace(DEFAULT_MEMBERS[1], time_limit=time_limit))
     click.echo(f"{level.title or which}: {result.status.value}: {result.message}")
     for entry in log:
         click.echo(f"  {entry.boxes} boxes, {entry.kind}: {entry.ended} ({entry.states} states, {entry.seconds:.2f} s)")

@@ -7,9 +7,11 @@ Microban levels with push-macro started at 1x, 3x and 5x its lower bound
 and the twelve 9x8 thesis-like boards with the same configurations. With two cores the first
 two race: push-macro asked for 3x the lower bound first (a plan at a long horizon is often
 found sooner than short horizons are refuted), after a probe of the bound itself for a tenth of
-the time (which solves Microban 144, a plan right at its bound), and a member that first
-spends 10 s on a search of every box's pushes in Python, not ASP (sokoasp.boxsearch: Microban
-II 131, 44 boxes, which no ASP phase solved; BENCHMARKS.md, "A search of every box first"), then
+the time (which solves Microban 144, a plan right at its bound), and before both, 10 s of a
+search of every box's pushes in Python, not ASP (sokoasp.boxsearch: it solves most Microban
+levels in well under a second, and Microban II 131, 44 boxes, which no ASP phase solved; in the
+first member rather than the second, whose goal room solves its levels sooner: BENCHMARKS.md,
+"A search of every box first"); and a member that first spends
 10 s on the level with its goal room packed by goal macros where it has one, its stages
 forwards only (sokoasp.goalroom, may lose solutions: the first member races on the level
 itself), then 25 s on stages (dead and freeze forwards, dead backwards; one more box on a
@@ -49,20 +51,20 @@ from .level import Level
 from .result import Result, Status
 from .worker import Worker, arrivals, deadline_of, start_worker
 
-SEARCH_SECONDS = 10.0  # the second member first searches every box's pushes in Python (sokoasp.boxsearch) this long
-SEARCH_SHARE = 1 / 12  # under a longer time limit: this share of it for that search (5 s of 60 s: SEARCH_SECONDS is more)
-STAGED_SECONDS = 25.0  # the second member then tries staged solving (sokoasp.staged) this long
+SEARCH_SECONDS = 10.0  # the first member first searches every box's pushes in Python (sokoasp.boxsearch) this long
+SEARCH_SHARE = 1 / 12  # under a longer time limit: this share of it for that search (25 s of 300 s)
+STAGED_SECONDS = 25.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
 GOAL_ROOM_SHARE = 1 / 6  # under a longer time limit: this share of it for the goal room (10 s of 60 s)
-LOOP_SECONDS = 15.0  # ... and the stages take all but this much of what the search and goal room leave (15 s of 60 s)
+LOOP_SECONDS = 25.0  # ... and the stages take all but this much of what the goal room leaves (25 s of 60 s)
 MEASURED_LIMIT = 60.0  # the members' times were chosen at this limit (Microban); up to it they stay as they are
 LONG_LIMIT_LOOP = ("push-macro", 5)  # the second member's horizon loop past 60 s: family, start factor
 MIN_MEMBER_SECONDS = 1.0  # a member that ends early frees its core for the next, if this much time is left
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
-    SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400),
-    SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
-                staged=STAGED_SECONDS, stage_encoding="push-macro+pull-route", goal_room=GOAL_ROOM_SECONDS,
+    SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
                 search=SEARCH_SECONDS),
+    SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
+                staged=STAGED_SECONDS, stage_encoding="push-macro+pull-route", goal_room=GOAL_ROOM_SECONDS),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),
 )
 
@@ -81,17 +83,19 @@ def staged_first(member: SolveConfig, time_limit: float | None) -> SolveConfig:
     levels with the smallest slide bounds, and forward stages alone are the better use of time
     there than stages in turn with backward ones, which the second member runs. The cost: a
     level only the loop solves waits for the stages (Microban 145 at 300 s: about 100 s instead
-    of 9 s; BENCHMARKS.md, "The first member at long limits")."""
+    of 9 s; BENCHMARKS.md, "The first member at long limits"). Its search of every box first
+    gets ``SEARCH_SHARE`` of the limit, taken from the stages where it is more than at 60 s."""
     if time_limit is None or time_limit <= MEASURED_LIMIT or member.staged is not None:
         return member
-    return replace(member, staged=round(time_limit - MEASURED_LIMIT, 1))
+    search = None if member.search is None else round(max(member.search, time_limit * SEARCH_SHARE), 1)
+    more = (search or 0.0) - (member.search or 0.0)  # the search's seconds beyond those it has at 60 s
+    return replace(member, search=search, staged=round(time_limit - MEASURED_LIMIT - more, 1))
 
 
 def fitted(member: SolveConfig, time_limit: float | None) -> SolveConfig:
     """A member with a goal room and stages first, their times fitted to ``time_limit``: up to
-    60 s (and with no limit) the measured 10 s and 25 s (and 10 s of search before them); a longer
-    limit gives the search a twelfth of it, the goal room a sixth and the stages all but
-    ``LOOP_SECONDS`` of the rest, since on XSokoban at 300 s
+    60 s (and with no limit) the measured 10 s and 25 s; a longer limit gives the goal room a
+    sixth of it and the stages all but ``LOOP_SECONDS`` of the rest, since on XSokoban at 300 s
     the plans come from the stages, not from horizon loops (BENCHMARKS.md, "The second member's
     times follow the limit"). Past 60 s its loop is push-macro from 5x (``LONG_LIMIT_LOOP``),
     as measured there: that loop starts above the maximum horizon on most XSokoban levels and
@@ -100,12 +104,10 @@ def fitted(member: SolveConfig, time_limit: float | None) -> SolveConfig:
     as it is."""
     if time_limit is None or time_limit <= MEASURED_LIMIT or member.staged is None or member.goal_room is None:
         return member
-    search = None if member.search is None else round(max(member.search, time_limit * SEARCH_SHARE), 1)
     goal_room = round(max(member.goal_room, time_limit * GOAL_ROOM_SHARE), 1)
-    staged = round(max(member.staged, time_limit - (search or 0.0) - goal_room - LOOP_SECONDS), 1)
+    staged = round(max(member.staged, time_limit - goal_room - LOOP_SECONDS), 1)
     encoding, start_factor = LONG_LIMIT_LOOP
-    return replace(member, search=search, goal_room=goal_room, staged=staged, encoding=encoding,
-                   start_factor=start_factor)
+    return replace(member, goal_room=goal_room, staged=staged, encoding=encoding, start_factor=start_factor)
 
 
 # When no member solves, report the most informative outcome (then the one with the most phase notes).
