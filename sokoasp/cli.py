@@ -180,6 +180,8 @@ def solve_command(
                                                          (many boxes: one more box on a goal per stage)
       sokoasp solve -e push-macro -s dead -s freeze --goal-room 150 --staged 300 --time-limit 300 LEVEL
                                                          (a goal room: boxes go in by goal macros)
+      sokoasp solve -e push-macro -s dead -s freeze -s bound --search 10 --time-limit 60 LEVEL
+                                                         (first a search in Python of every box: not ASP)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
       sokoasp solve --portfolio --prove --time-limit 60 -l 59 ../shared/levels/microban_i.sok
                                                          (then prove the plan push-optimal)
