@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import time
 
-from .endgame import moving_every_box
+from .endgame import moving_every_box, pushed_moves
 from .level import Cell, Level
-from .plans import Push, expand_pushes
 from .traps import MOST_STATES
 
 SEARCH_STATES = MOST_STATES  # the search gives up after this many states, whatever its time (memory)
@@ -35,5 +34,4 @@ def search_plan(level: Level, seconds: float, states: int = SEARCH_STATES) -> tu
         why = ("it proved none exists: every state without a deadlock searched" if found is False
                else f"stopped after {min(spent, seconds):.1f} s")
         return None, f"no plan by the search of every box in Python ({why})"
-    pushes = [Push(box, (to[0] - box[0], to[1] - box[1])) for box, to in path]
-    return expand_pushes(level, pushes), f"the whole plan by the search of every box in Python (not ASP), in {spent:.1f} s"
+    return pushed_moves(level, path), f"the whole plan by the search of every box in Python (not ASP), in {spent:.1f} s"

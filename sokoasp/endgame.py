@@ -71,7 +71,12 @@ def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | No
         return None
     if reverse:
         return StagePlan(routes=tuple((box, to, (2 * to[0] - box[0], 2 * to[1] - box[1])) for box, to in path))
-    return StagePlan(moves=expand_pushes(state, [Push(box, (to[0] - box[0], to[1] - box[1])) for box, to in path]))
+    return StagePlan(moves=pushed_moves(state, path))
+
+
+def pushed_moves(state: Level, path: list[tuple[Cell, Cell]]) -> str:
+    """The moves (walks and pushes) of ``path``'s pushes (box square before, after) from ``state``."""
+    return expand_pushes(state, [Push(box, (to[0] - box[0], to[1] - box[1])) for box, to in path])
 
 
 def moving_every_box(state: Level, deadline: float, reverse: bool, path: list[tuple[Cell, Cell]],
