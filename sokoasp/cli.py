@@ -97,6 +97,12 @@ def cli() -> None:
               "best first in the order of the cheapest box-goal matching, deadlocks cut (sokoasp/boxsearch.py). "
               "Not ASP: the result says the plan came from it, and never calls it optimal. Then the other phases "
               "run as before.")
+@click.option("--room-search", type=click.FloatRange(min=0.01), metavar="SECONDS",
+              help="Levels whose goals lie in a room with one to three entrances: first spend up to SECONDS on that "
+              "search in Python with goal macros (a box pushed in at an entrance goes straight on to its goal, in "
+              "the packing order; boxes may be parked in the room and pushed out again; sokoasp/roomsearch.py). "
+              "Not ASP, never optimal, may lose solutions (a box on a filled goal never moves again); then the "
+              "other phases run as before. Levels without such a room skip it at once.")
 @click.option("--goal-room", type=click.FloatRange(min=0.01), metavar="SECONDS",
               help="Levels whose goals all lie in a room with one entrance and no box inside: first spend up to "
               "SECONDS on the level with that room packed by goal macros (each box pushed in goes straight to its "
@@ -142,6 +148,7 @@ def solve_command(
     end_game: bool,
     interleave: int,
     search: float | None,
+    room_search: float | None,
     goal_room: float | None,
     descend: bool,
     clingo_args: tuple[str, ...],
@@ -182,6 +189,8 @@ def solve_command(
                                                          (a goal room: boxes go in by goal macros)
       sokoasp solve -e push-macro -s dead -s freeze -s bound --search 10 --time-limit 60 LEVEL
                                                          (first a search in Python of every box: not ASP)
+      sokoasp solve -e push-macro -s dead -s freeze --room-search 60 -l 153 ../shared/levels/microban_i.sok
+                                                         (that search with goal-room macros: not ASP)
       sokoasp solve --portfolio --time-limit 60 -l 59 ../shared/levels/microban_i.sok
       sokoasp solve --portfolio --prove --time-limit 60 -l 59 ../shared/levels/microban_i.sok
                                                          (then prove the plan push-optimal)
@@ -204,11 +213,12 @@ def solve_command(
         goal_room=goal_room,
         descend=descend,
         search=search,
+        room_search=room_search,
     )
-    if (portfolio or record) and (strategies or staged or stage_encoding or goal_room or search or descend
-                                  or not end_game):
+    if (portfolio or record) and (strategies or staged or stage_encoding or goal_room or search or room_search
+                                  or descend or not end_game):
         raise InputError(f"--{'portfolio' if portfolio else 'record'} chooses its own strategies and staging: drop "
-                         "--strategy, --staged, --goal-room, --search, --no-end-game and --descend")
+                         "--strategy, --staged, --goal-room, --search, --room-search, --no-end-game and --descend")
     if prove and portfolio == bool(record):
         raise InputError("--prove proves the portfolio's plan or a record's push-optimal: give --portfolio or --record "
                          "(for a push-optimal plan alone: -e push -s dead -s freeze -s bound)")
@@ -254,9 +264,9 @@ def render(source: str, level: Level, result: Result) -> str:
     times = result.times
     lines.append("times:      " + "   ".join(f"{k} {v:.3f} s" for k, v in times.items()))
     stats = dict(result.stats)
-    for phase in ("search", "goal_room", "staged", "proof"):
+    for phase in ("room_search", "search", "goal_room", "staged", "proof"):
         if phase in stats:
-            lines.append(f"{phase.replace('_', ' ') + ':':<12}{stats.pop(phase)}")
+            lines.append(f"{phase.replace('_', ' ') + ': ':<12}{stats.pop(phase)}")
     for key, who in (("room_farthest", "room stages"), ("staged_farthest", "stages")):
         if key in stats:
             lines += farthest_lines(level, str(stats.pop(key)), who)
@@ -408,8 +418,8 @@ def list_portfolio(time_limit: float | None) -> None:
     Example:
       sokoasp portfolio --time-limit 300
     """
-    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "search first", "goal room then",
-             "staged then")]
+    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "room search first",
+             "search then", "goal room then", "staged then")]
     for number, member in enumerate(members_for(time_limit), start=1):
         if probes_the_bound(get_encoding(member.encoding), member):
             start = f"the bound (probed), {member.start_factor} x"
@@ -419,9 +429,10 @@ def list_portfolio(time_limit: float | None) -> None:
         in_turn = " in turn" if len(families) > 1 else ""
         staged = f"{member.staged:g} s: {' and '.join(families)} stages{in_turn}" if member.staged else "no"
         room = f"{member.goal_room:g} s on the level with macros" if member.goal_room else "no"
+        room_search = f"{member.room_search:g} s in Python" if member.room_search else "no"
         search = f"{member.search:g} s in Python" if member.search else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
-                     str(member.interleave), search, room, staged))
+                     str(member.interleave), room_search, search, room, staged))
     click.echo(table(rows))
 
 

@@ -26,6 +26,7 @@ from .level import Level
 from .pairs import dead_pair_reason, push_bound
 from .plans import extract_plan, pushes_plan
 from .result import Result, Status
+from .roomsearch import room_search_plan
 from .roomstages import solve_room_stages
 from .session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
 from .simulator import count_pushes, replay
@@ -76,7 +77,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
     progress = progress or (lambda _: None)
     notes = notes or (lambda _key, _text: None)
     if level.boxes <= level.goals:  # the horizon loop proves the empty plan optimal; stages would not
-        config = replace(config, goal_room=None, staged=None, search=None)
+        config = replace(config, goal_room=None, staged=None, search=None, room_search=None)
     kept: dict[str, str] = {}  # what the phases before the loop leave in the stats (and in notes, as they end)
 
     def keep(key: str, text: str) -> None:
@@ -84,12 +85,14 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
             kept[key] = text
             notes(key, text)
 
-    if config.search is not None:
-        found, search_note = solve_by_search(level, config, clock, progress)
-        if found is not None:
-            return validate(level, found)
-        keep("search", search_note)
-        config = replace(config, search=None)
+    for key, seconds, search in (("room_search", config.room_search, room_search_plan),
+                                 ("search", config.search, search_plan)):
+        if seconds is not None:
+            found, search_note = solve_by_search(level, config, clock, progress, seconds, search, key)
+            if found is not None:
+                return validate(level, found)
+            keep(key, search_note)
+    config = replace(config, room_search=None, search=None)
     if config.goal_room is not None:
         found, room_note, room_farthest = solve_goal_room(level, config, clock, progress)
         if found is not None:
@@ -143,16 +146,16 @@ def stage_budget(level: Level, encoding: Encoding, config: SolveConfig, clock: C
     return budget
 
 
-def solve_by_search(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str]:
-    """Spend up to ``config.search`` seconds on the search of every box in Python
-    (``sokoasp.boxsearch``): its plan, or None, and what it did."""
-    assert config.search is not None
+def solve_by_search(level: Level, config: SolveConfig, clock: Clock, progress: Progress, seconds: float,
+                    search: Callable[[Level, float], tuple[str | None, str]], key: str) -> tuple[Result | None, str]:
+    """Spend up to ``seconds`` on a search of every box in Python (``sokoasp.boxsearch``'s
+    or ``sokoasp.roomsearch``'s, its note kept under ``key``): its plan, or None, and what it did."""
     left = clock.remaining()
-    plan, note = search_plan(level, config.search if left is None else min(config.search, left))
-    progress(f"search: {note}")
+    plan, note = search(level, seconds if left is None else min(seconds, left))
+    progress(f"{key.replace('_', ' ')}: {note}")
     if plan is None:
         return None, note
-    return staged_result(Result(Status.ERROR, config=config.describe(), stats={"search": note}), clock, plan, note), note
+    return staged_result(Result(Status.ERROR, config=config.describe(), stats={key: note}), clock, plan, note), note
 
 
 def solve_goal_room(level: Level, config: SolveConfig, clock: Clock, progress: Progress) -> tuple[Result | None, str, str]:

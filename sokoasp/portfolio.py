@@ -51,7 +51,8 @@ from .level import Level
 from .result import Result, Status
 from .worker import Worker, arrivals, deadline_of, start_worker
 
-SEARCH_SECONDS = 10.0  # the first member first searches every box's pushes in Python (sokoasp.boxsearch) this long
+ROOM_SEARCH_SECONDS = 40.0  # on a level with a goal room, the first member first searches with room macros this long
+SEARCH_SECONDS = 10.0  # the first member then searches every box's pushes in Python (sokoasp.boxsearch) this long
 SEARCH_SHARE = 1 / 12  # under a longer time limit: this share of it for that search (25 s of 300 s)
 STAGED_SECONDS = 25.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)
@@ -62,7 +63,7 @@ LONG_LIMIT_LOOP = ("push-macro", 5)  # the second member's horizon loop past 60 
 MIN_MEMBER_SECONDS = 1.0  # a member that ends early frees its core for the next, if this much time is left
 DEFAULT_MEMBERS: tuple[SolveConfig, ...] = (
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
-                search=SEARCH_SECONDS),
+                search=SEARCH_SECONDS, room_search=ROOM_SEARCH_SECONDS),
     SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound"), start_factor=3, max_horizon=400,
                 staged=STAGED_SECONDS, stage_encoding="push-macro+pull-route", goal_room=GOAL_ROOM_SECONDS),
     SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=400),

@@ -34,6 +34,8 @@ PARKED_COST = 4  # a box parked in the room: out again and in, and more (Microba
 
 Moves = tuple[tuple[Cell, Cell], ...]  # pushes as (box square before, after)
 Key = tuple[int, int, int]  # boxes, filled goals and the player's region, as bits
+# (most goals filled, negated; summed distance; order found; boxes; filled goals; player; the state before; the move)
+Entry = tuple[int, int, int, frozenset[Cell], frozenset[Cell], Cell, Key, Moves]
 
 
 class RoomMacroSearch:
@@ -68,30 +70,38 @@ class RoomMacroSearch:
         return found
 
     def run(self, deadline: float, states: int) -> list[tuple[Cell, Cell]] | bool | None:
-        """The pushes of a plan; False when every state was searched; None when cut short."""
+        """The pushes of a plan; False when every state was searched; None when cut short. A
+        state is tested for deadlocks when it comes up, not when it is found: most states
+        found never come up (the tests are most of the time)."""
         level, board = self.level, self.board
         if any(box not in self.traps.distance for box in level.boxes):
             return False
-        start: Key = (board.mask(level.boxes), 0, 0)
-        came: dict[Key, tuple[Key, Moves] | None] = {}
+        came: dict[Key, tuple[Key, Moves] | None] = {}  # the states taken up, alive: the state before, the move
+        seen: set[Key] = set()  # the states taken up, dead ones too
+        taken: set[tuple[int, int, int]] = set()  # their (boxes, filled goals, player square), as bits
         order = 0
-        todo = [(0, self.cost(level.boxes, frozenset()), order, level.boxes, frozenset[Cell](), level.player, start, ())]
+        start: Entry = (0, self.cost(level.boxes, frozenset()), order, level.boxes, frozenset(), level.player, (0, 0, 0), ())
+        todo = [start]
         while todo:
             _, _, _, boxes, filled, player, before, pushes = heapq.heappop(todo)
-            boxes_mask = board.mask(boxes)
+            boxes_mask, filled_mask = board.mask(boxes), board.mask(filled)
+            taken.add((boxes_mask, filled_mask, board.bit(player)))
             region = board.flood(self.open_squares & ~boxes_mask, board.bit(player))
-            key = (boxes_mask, board.mask(filled), region)
-            if key in came:
+            key = (boxes_mask, filled_mask, region)
+            if key in seen:
+                continue
+            if len(seen) >= states or time.perf_counter() > deadline:
+                return None
+            seen.add(key)
+            if pushes and self.traps.deadlocked(boxes, player, pushes[-1][1]):
                 continue
             came[key] = (before, pushes) if pushes else None
             if len(filled) == len(level.goals):
                 return unwound(came, key)
-            if len(came) >= states or time.perf_counter() > deadline:
-                return None
             for moved, to, stand, entry in self.moves(boxes, filled, region):
                 after = (boxes - {moved[0][0]}) | {to}
                 now_filled = filled | {to} if entry else filled
-                if self.traps.deadlocked(after, stand, to):
+                if (boxes_mask ^ board.bit(moved[0][0]) | board.bit(to), board.mask(now_filled), board.bit(stand)) in taken:
                     continue
                 order += 1
                 heapq.heappush(todo, (-len(now_filled), self.cost(after, now_filled), order, after, now_filled, stand,
