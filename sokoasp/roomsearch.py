@@ -85,6 +85,8 @@ class RoomMacroSearch:
         while todo:
             _, _, _, boxes, filled, player, before, pushes = heapq.heappop(todo)
             boxes_mask, filled_mask = board.mask(boxes), board.mask(filled)
+            if (boxes_mask, filled_mask, board.bit(player)) in taken:
+                continue  # found again from another state before it came up
             taken.add((boxes_mask, filled_mask, board.bit(player)))
             region = board.flood(self.open_squares & ~boxes_mask, board.bit(player))
             key = (boxes_mask, filled_mask, region)
