@@ -98,9 +98,10 @@ def cli() -> None:
               "Not ASP: the result says the plan came from it, and never calls it optimal. Then the other phases "
               "run as before.")
 @click.option("--room-search", type=click.FloatRange(min=0.01), metavar="SECONDS",
-              help="Levels whose goals lie in a room with one to three entrances: first spend up to SECONDS on that "
-              "search in Python with goal macros (a box pushed in at an entrance goes straight on to its goal, in "
-              "the packing order; boxes may be parked in the room and pushed out again; sokoasp/roomsearch.py). "
+              help="Levels whose goals lie in a room with one to three entrances: spend up to SECONDS (after "
+              "--search, if given) on a search in Python over every box's pushes with goal macros (a box pushed "
+              "in at an entrance goes straight on to its goal, in the packing order; boxes may be parked in the "
+              "room and pushed out again; sokoasp/roomsearch.py). "
               "Not ASP, never optimal, may lose solutions (a box on a filled goal never moves again); then the "
               "other phases run as before. Levels without such a room skip it at once.")
 @click.option("--goal-room", type=click.FloatRange(min=0.01), metavar="SECONDS",
@@ -264,7 +265,7 @@ def render(source: str, level: Level, result: Result) -> str:
     times = result.times
     lines.append("times:      " + "   ".join(f"{k} {v:.3f} s" for k, v in times.items()))
     stats = dict(result.stats)
-    for phase in ("room_search", "search", "goal_room", "staged", "proof"):
+    for phase in ("search", "room_search", "goal_room", "staged", "proof"):
         if phase in stats:
             lines.append(f"{phase.replace('_', ' ') + ': ':<12}{stats.pop(phase)}")
     for key, who in (("room_farthest", "room stages"), ("staged_farthest", "stages")):
@@ -418,8 +419,8 @@ def list_portfolio(time_limit: float | None) -> None:
     Example:
       sokoasp portfolio --time-limit 300
     """
-    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "room search first",
-             "search then", "goal room then", "staged then")]
+    rows = [("member", "encoding", "strategies", "first horizon", "horizons in turn", "search first",
+             "room search then", "goal room then", "staged then")]
     for number, member in enumerate(members_for(time_limit), start=1):
         if probes_the_bound(get_encoding(member.encoding), member):
             start = f"the bound (probed), {member.start_factor} x"
@@ -432,7 +433,7 @@ def list_portfolio(time_limit: float | None) -> None:
         room_search = f"{member.room_search:g} s in Python" if member.room_search else "no"
         search = f"{member.search:g} s in Python" if member.search else "no"
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", start,
-                     str(member.interleave), room_search, search, room, staged))
+                     str(member.interleave), search, room_search, room, staged))
     click.echo(table(rows))
 
 

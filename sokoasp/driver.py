@@ -85,8 +85,8 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, n
             kept[key] = text
             notes(key, text)
 
-    for key, seconds, search in (("room_search", config.room_search, room_search_plan),
-                                 ("search", config.search, search_plan)):
+    for key, seconds, search in (("search", config.search, search_plan),
+                                 ("room_search", config.room_search, room_search_plan)):
         if seconds is not None:
             found, search_note = solve_by_search(level, config, clock, progress, seconds, search, key)
             if found is not None:

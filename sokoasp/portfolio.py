@@ -51,8 +51,8 @@ from .level import Level
 from .result import Result, Status
 from .worker import Worker, arrivals, deadline_of, start_worker
 
-ROOM_SEARCH_SECONDS = 40.0  # on a level with a goal room, the first member first searches with room macros this long
-SEARCH_SECONDS = 10.0  # the first member then searches every box's pushes in Python (sokoasp.boxsearch) this long
+SEARCH_SECONDS = 10.0  # the first member first searches every box's pushes in Python (sokoasp.boxsearch) this long
+ROOM_SEARCH_SECONDS = 40.0  # ... then, on a level with a goal room, searches with room macros (sokoasp.roomsearch)
 SEARCH_SHARE = 1 / 12  # under a longer time limit: this share of it for that search (25 s of 300 s)
 STAGED_SECONDS = 25.0  # the second member first tries staged solving (sokoasp.staged) this long
 GOAL_ROOM_SECONDS = 10.0  # ... and before that, on a level with a goal room, the level with macros (sokoasp.goalroom)

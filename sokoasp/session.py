@@ -42,7 +42,7 @@ class SolveConfig:
     descend: bool = False  # push-jump: max_horizon first, then one push fewer than each plan, to a refutation
     end_game: bool = True  # staged search: the last few boxes by a search in Python (sokoasp.endgame)
     search: float | None = None  # seconds of the search of every box in Python (sokoasp.boxsearch) before all else
-    room_search: float | None = None  # seconds of that search with goal-room entries as macros (sokoasp.roomsearch), first
+    room_search: float | None = None  # then that search with goal-room entries as macros (sokoasp.roomsearch)
 
     @property
     def stage_families(self) -> tuple[str, ...]:
