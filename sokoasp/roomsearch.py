@@ -30,7 +30,7 @@ from .level import DIRECTIONS, Cell, Level, add
 from .roomstages import EntranceRoom, find_entrance_room, next_entries
 from .traps import MOST_STATES, Traps
 
-PARKED_COST = 4  # a box parked in the room: out again and in, and more (Microban 153: 35 s; 10 took 49 s)
+PARKED_COST = 4  # a box parked in the room: out again and in (2 pushes at least), and more (Microban 153: 35 s; 10: 49 s)
 
 Moves = tuple[tuple[Cell, Cell], ...]  # pushes as (box square before, after)
 Key = tuple[int, int, int]  # boxes, filled goals and the player's region, as bits
@@ -74,8 +74,8 @@ class RoomMacroSearch:
         state is tested for deadlocks when it comes up, not when it is found: most states
         found never come up (the tests are most of the time)."""
         level, board = self.level, self.board
-        if any(box not in self.traps.distance for box in level.boxes):
-            return False
+        if any(box not in self.traps.distance or box not in self.to_room for box in level.boxes):
+            return False  # a box on a dead square, or one that comes to the room only by pushes from inside it
         came: dict[Key, tuple[Key, Moves] | None] = {}  # the states taken up, alive: the state before, the move
         seen: set[Key] = set()  # the states taken up, dead ones too
         taken: set[tuple[int, int, int]] = set()  # their (boxes, filled goals, player square), as bits
@@ -133,7 +133,8 @@ def room_search_plan(level: Level, seconds: float, states: int = MOST_STATES) ->
     found = RoomMacroSearch(level, room).run(began + seconds, states)
     spent = time.perf_counter() - began
     if not isinstance(found, list):
-        why = "every state searched" if found is False else f"stopped after {min(spent, seconds):.1f} s"
+        why = ("none with its macros: every state it allows searched" if found is False
+               else f"stopped after {min(spent, seconds):.1f} s")
         return None, f"no plan by the search of every box with goal-room macros ({why})"
     return (pushed_moves(level, found),
             f"the whole plan by the search of every box with goal-room macros in Python (not ASP), in {spent:.1f} s")
