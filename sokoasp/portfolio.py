@@ -11,7 +11,10 @@ the time (which solves Microban 144, a plan right at its bound), and before both
 search of every box's pushes in Python, not ASP (sokoasp.boxsearch: it solves most Microban
 levels in well under a second, and Microban II 131, 44 boxes, which no ASP phase solved; in the
 first member rather than the second, whose goal room solves its levels sooner: BENCHMARKS.md,
-"A search of every box first"); and a member that first spends
+"A search of every box first"), then, on a level whose goals lie in a room with one to three
+entrances, up to 40 s of that search with goal-room entries as macros (sokoasp.roomsearch: it
+solves Microban 153, whose first box must be parked in the room, in about 30 s; BENCHMARKS.md,
+"A search with goal-room entries as macros"); and a member that first spends
 10 s on the level with its goal room packed by goal macros where it has one, its stages
 forwards only (sokoasp.goalroom, may lose solutions: the first member races on the level
 itself), then 25 s on stages (dead and freeze forwards, dead backwards; one more box on a
