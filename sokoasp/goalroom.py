@@ -39,7 +39,7 @@ from .bitboard import board_of, shifted
 from .errors import InputError
 from .level import DIRECTIONS, Cell, Level, add
 from .plans import Push, fewest_pushes
-from .search import region_from
+from .search import links_back, region_from
 from .simulator import apply_step
 
 Approach = Callable[[Way, frozenset[Cell]], bool]  # (way, goals filled) -> can a box still come to it
@@ -266,7 +266,7 @@ def room_plan(goals: frozenset[Cell], room: frozenset[Cell], entrance: Cell, del
         boxes, region = queue.popleft()
         key = (boxes, region & -region)
         if boxes == search.goals:
-            return split_at_entries(pushes_to(key, came), entrance)
+            return split_at_entries(links_back(came, key), entrance)
         for push, after, after_region in search.moves(boxes, region):
             after_key = (after, after_region & -after_region)
             if after_key not in came:
@@ -308,16 +308,6 @@ class RoomSearch:
         if self.entry & region and not self.inside & boxes and bin(boxes).count("1") < self.boxes:
             after = boxes | self.inside
             yield Push(self.board.cell(self.entry), self.delta), after, self.region(after, self.entry)
-
-
-def pushes_to(state: RoomKey, came: dict[RoomKey, tuple[RoomKey, Push] | None]) -> list[Push]:
-    pushes: list[Push] = []
-    link = came[state]
-    while link is not None:
-        state, push = link
-        pushes.append(push)
-        link = came[state]
-    return pushes[::-1]
 
 
 def split_at_entries(pushes: list[Push], entrance: Cell) -> tuple[tuple[Push, ...], ...]:

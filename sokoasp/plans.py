@@ -21,7 +21,7 @@ import clingo
 
 from .errors import SokoaspError
 from .level import DIRECTIONS, LETTER_OF, Cell, Level, add
-from .search import player_region
+from .search import links_back, player_region
 
 
 class PlanExtractor:
@@ -207,7 +207,7 @@ def fewest_pushes(floor: frozenset[Cell], others: frozenset[Cell], box: Cell, pl
     while queue:
         state = queue.popleft()
         if state[0] == drop and stand in (None, state[1]):
-            return pushes_to(state, came)
+            return [push for push in links_back(came, state) if push is not None]
         for nxt, push in moves(floor, others, state):
             cost = pushes_at[state] + (push is not None)
             if cost < pushes_at.get(nxt, cost + 1):
@@ -232,17 +232,6 @@ def moves(floor: frozenset[Cell], others: frozenset[Cell], state: State) -> list
         elif (beyond := add(box, delta)) in floor and beyond not in others:
             found.append(((beyond, box), Push(box, delta)))
     return found
-
-
-def pushes_to(state: State, came: dict[State, tuple[State, Push | None] | None]) -> list[Push]:
-    pushes: list[Push] = []
-    link = came[state]
-    while link is not None:
-        state, push = link
-        if push is not None:
-            pushes.append(push)
-        link = came[state]
-    return list(reversed(pushes))
 
 
 def extract_plan(level: Level, symbols: list[clingo.Symbol], unit: str, reverse: bool = False) -> str:

@@ -28,6 +28,7 @@ from .bitboard import board_of, floor_mask
 from .endgame import pushed_moves
 from .level import DIRECTIONS, Cell, Level, add
 from .roomstages import EntranceRoom, find_entrance_room, next_entries
+from .search import links_back
 from .traps import MOST_STATES, Traps
 
 PARKED_COST = 4  # a box parked in the room: out again and in (2 pushes at least), and more (Microban 153: 35 s; 10: 49 s)
@@ -99,7 +100,7 @@ class RoomMacroSearch:
                 continue
             came[key] = (before, pushes) if pushes else None
             if len(filled) == len(level.goals):
-                return unwound(came, key)
+                return [push for pushes in links_back(came, key) for push in pushes]
             for moved, to, stand, entry in self.moves(boxes, filled, region):
                 after = (boxes - {moved[0][0]}) | {to}
                 now_filled = filled | {to} if entry else filled
@@ -109,17 +110,6 @@ class RoomMacroSearch:
                 heapq.heappush(todo, (-len(now_filled), self.cost(after, now_filled), order, after, now_filled, stand,
                                       key, moved))
         return False
-
-
-def unwound(came: dict[Key, tuple[Key, Moves] | None], key: Key) -> list[tuple[Cell, Cell]]:
-    """The pushes from the start to ``key``."""
-    parts: list[Moves] = []
-    step = came[key]
-    while step is not None:
-        before, pushes = step
-        parts.append(pushes)
-        step = came[before]
-    return [push for pushes in reversed(parts) for push in pushes]
 
 
 def room_search_plan(level: Level, seconds: float, states: int = MOST_STATES) -> tuple[str | None, str]:

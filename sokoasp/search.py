@@ -4,8 +4,8 @@ limit): the push optimum of small levels, for generator manifests and benchmarks
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Mapping
+from typing import NamedTuple, TypeVar
 
 from .level import DIRECTIONS, Cell, Level, add
 
@@ -28,6 +28,22 @@ def region_from(floor: frozenset[Cell], blocked: frozenset[Cell] | set[Cell], st
                 seen.add(nxt)
                 todo.append(nxt)
     return frozenset(seen)
+
+
+Key = TypeVar("Key")
+Move = TypeVar("Move")
+
+
+def links_back(came: Mapping[Key, tuple[Key, Move] | None], state: Key) -> list[Move]:
+    """The moves along a search's links (a state -> the state before it and the move between,
+    None at the start) from its start to ``state``, first first."""
+    moves: list[Move] = []
+    link = came[state]
+    while link is not None:
+        state, move = link
+        moves.append(move)
+        link = came[state]
+    return moves[::-1]
 
 
 State = tuple[frozenset[Cell], Cell]  # the boxes, and the player's region by its least square
