@@ -33,6 +33,7 @@ from functools import lru_cache
 from .analysis import INFINITY, lone_box_distances, minimum_matching
 from .bitboard import board_of, floor_mask
 from .level import DIRECTIONS, Cell, Level, add
+from .search import links_back
 
 JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off the goals
 JOINT_STATES = 2_000  # and gives up after this many states
@@ -109,7 +110,8 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     seen = set() if seen is None else seen  # (boxes, player region) of the states taken up, as bits
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
-    came: dict[tuple[int, int], tuple[tuple[int, int], Cell, Cell]] = {}  # (boxes, player) bits -> the state before, the move
+    # (boxes, player) bits -> the state before and the move (box square before, after); None at the start
+    came: dict[tuple[int, int], tuple[tuple[int, int], tuple[Cell, Cell]] | None] = {(board.mask(start), board.bit(player)): None}
     # (priority, whether it is settled (the guide asked), order found, summed distance, boxes before the move, as
     #  bits, the player's square, the box moved and the square it moved to, the latter as a bit, the player's
     #  region before it moved); a state's boxes are built when it is taken up (most states found never are)
@@ -147,7 +149,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
             continue
         if ((boxes_mask & on_targets).bit_count() >= enough and region & home_mask == home_mask) or region & escape_mask:
             if path is not None:
-                path[:] = moves_to((boxes_mask, stand), came)
+                path[:] = links_back(came, (boxes_mask, stand))
             return True
         for box in sorted(boxes):
             box_bit, box_distance = board.bit(box), summed - distance[box]
@@ -156,7 +158,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
                     moved_mask = boxes_mask ^ box_bit | to_bit
                     if (moved_mask, stand_after) not in taken:
                         found += 1
-                        came.setdefault((moved_mask, stand_after), ((boxes_mask, stand), box, to))
+                        came.setdefault((moved_mask, stand_after), ((boxes_mask, stand), (box, to)))
                         after = box_distance + distance[to]
                         heapq.heappush(todo, (after, guide is None, -found if newest_first else found, after,
                                               boxes, moved_mask, stand_after, box, to, to_bit, region))
@@ -207,15 +209,6 @@ def move_table(free: frozenset[Cell], pulls: bool) -> dict[Cell, tuple[Move, ...
                 steps.append((ahead, board.bit(ahead), board.bit(box), board.bit(behind), board.bit(ahead)))
         table[box] = tuple(steps)
     return table
-
-
-def moves_to(state: tuple[int, int], came: dict[tuple[int, int], tuple[tuple[int, int], Cell, Cell]]) -> list[tuple[Cell, Cell]]:
-    """The moves (box square before, after) that led ``push_search`` from its start to ``state``."""
-    moves: list[tuple[Cell, Cell]] = []
-    while state in came:
-        state, box, to = came[state]
-        moves.append((box, to))
-    return moves[::-1]
 
 
 class GoalOrder:
