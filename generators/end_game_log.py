@@ -19,11 +19,12 @@ from typing import Any
 
 import click
 
-from sokoasp import endgame, filling
+from sokoasp.board.loading import load_level
 from sokoasp.cli import run
-from sokoasp.driver import solve
-from sokoasp.loading import load_level
-from sokoasp.portfolio import DEFAULT_MEMBERS
+from sokoasp.pipeline import solve
+from sokoasp.portfolio.race import DEFAULT_MEMBERS
+from sokoasp.sokoban import end_game as endgame
+from sokoasp.sokoban import push_search as filling
 
 
 @dataclass

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import click
 
-from sokoasp import deadlocks, endgame
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_level
 from sokoasp.cli import run
-from sokoasp.level import Level
-from sokoasp.loading import load_level
+from sokoasp.sokoban import deadlocks
+from sokoasp.sokoban import end_game as endgame
 
 
 def timed_search(level: Level, states: int) -> tuple[str, float]:

@@ -23,14 +23,14 @@ from pathlib import Path
 
 import click
 
-from sokoasp.analysis import dead_squares
+from sokoasp.asp.models import Push, pushes_plan
+from sokoasp.board.level import Cell, Level
+from sokoasp.board.loading import load_level
 from sokoasp.cli import run
-from sokoasp.deadlocks import dead_group, frozen_boxes
 from sokoasp.errors import InputError
-from sokoasp.level import Cell, Level
-from sokoasp.loading import load_level
-from sokoasp.plans import Push, pushes_plan
-from sokoasp.search import fewest_pushes_until
+from sokoasp.sokoban.analysis import dead_squares
+from sokoasp.sokoban.breadth_first import fewest_pushes_until
+from sokoasp.sokoban.deadlocks import dead_group, frozen_boxes
 
 
 def parse_cell(text: str) -> Cell:

@@ -1,4 +1,4 @@
-"""Write the levels with macros (sokoasp.goalroom: the goal room replaced by a corridor of
+"""Write the levels with macros (sokoasp.sokoban.goal_room: the goal room replaced by a corridor of
 goals) of every level of a collection that has one, as a new collection, each titled after
 its level. The goal-room phase solves these; the grids *-rooms-stages.toml run them directly:
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import click
 
+from sokoasp.board.loading import load_all
+from sokoasp.board.xsb import write_collection
 from sokoasp.cli import run
-from sokoasp.goalroom import find_goal_room
-from sokoasp.loading import load_all
-from sokoasp.xsb import write_collection
+from sokoasp.sokoban.goal_room import find_goal_room
 
 
 def levels_with_macros(path: Path) -> str:

@@ -1,4 +1,4 @@
-"""Which levels of a collection get goal macros (sokoasp.goalroom.find_goal_room), and how long
+"""Which levels of a collection get goal macros (sokoasp.sokoban.goal_room.find_goal_room), and how long
 the analysis takes on each: the levels, the closed square of a room with two entrances, the
 slowest analysis, and the levels whose goals lie in a room (one entrance or two) that no goal
 macros fill, closed or not. To compare two versions of the code, run it from each checkout at once:
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
+from sokoasp.board.loading import load_all
 from sokoasp.cli import run
-from sokoasp.goalroom import find_goal_room, goal_rooms, two_entrance_rooms
-from sokoasp.loading import load_all
+from sokoasp.sokoban.goal_room import find_goal_room, goal_rooms, two_entrance_rooms
 
 
 def survey(path: Path) -> None:

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import click
 
+from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding
+from sokoasp.asp.session import Clock, Session, SolveConfig
+from sokoasp.asp.stage_session import StageControl, stage_facts
+from sokoasp.asp.strategies import STRATEGIES
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_level
 from sokoasp.cli import run
-from sokoasp.families import ENCODINGS, Encoding, get_encoding
-from sokoasp.level import Level
-from sokoasp.loading import load_level
-from sokoasp.session import Clock, Session, SolveConfig
-from sokoasp.stage_session import StageControl, stage_facts
-from sokoasp.strategies import STRATEGIES
 
 
 def grounding_seconds(level: Level, encoding: Encoding, strategies: tuple[str, ...], steps: int, stage: bool) -> float:

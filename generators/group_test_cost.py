@@ -22,15 +22,15 @@ from pathlib import Path
 
 import click
 
-from sokoasp import deadlocks
-from sokoasp.analysis import goal_layers, lone_box_distances
+from sokoasp.sokoban import deadlocks
+from sokoasp.asp.session import SolveConfig
+from sokoasp.board.level import Cell, Level
+from sokoasp.board.loading import load_level
 from sokoasp.cli import run
-from sokoasp.driver import solve
 from sokoasp.errors import SokoaspError
-from sokoasp.filling import push_search
-from sokoasp.level import Cell, Level
-from sokoasp.loading import load_level
-from sokoasp.session import SolveConfig
+from sokoasp.pipeline import solve
+from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
+from sokoasp.sokoban.push_search import push_search
 
 Question = tuple[frozenset[Cell], frozenset[Cell], frozenset[Cell], Cell, bool, int, frozenset[Cell]]
 GroupTest = Callable[[frozenset[Cell], frozenset[Cell], frozenset[Cell], Cell, bool, int, frozenset[Cell]], bool]

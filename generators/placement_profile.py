@@ -16,10 +16,10 @@ from pathlib import Path
 
 import click
 
+from sokoasp.board.level import Cell, Level, add
+from sokoasp.board.loading import load_level
 from sokoasp.cli import run
-from sokoasp.level import Cell, Level, add
-from sokoasp.loading import load_level
-from sokoasp.search import optimal_pushes
+from sokoasp.sokoban.breadth_first import optimal_pushes
 
 
 def placements_for_good(level: Level, pushes: list[tuple[Cell, Cell]]) -> list[int]:

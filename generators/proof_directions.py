@@ -18,12 +18,12 @@ from pathlib import Path
 
 import click
 
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_all
 from sokoasp.cli import run
-from sokoasp.level import Level
-from sokoasp.loading import load_all
-from sokoasp.prove import decisive, provers
-from sokoasp.record import read_record
+from sokoasp.portfolio.prove import decisive, provers
 from sokoasp.result import Result
+from sokoasp.tools.records import read_record
 from sokoasp.worker import deadline_of, start_worker
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import click
 
+from sokoasp.asp.room_stages import solve_room_stages
+from sokoasp.asp.session import Clock, SolveConfig
+from sokoasp.board.loading import load_level
+from sokoasp.board.simulator import replay
 from sokoasp.cli import run
-from sokoasp.loading import load_level
-from sokoasp.roomstages import solve_room_stages
-from sokoasp.session import Clock, SolveConfig
-from sokoasp.simulator import replay
 
 
 @click.command()

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import click
 
-import sokoasp.session
-from sokoasp.bands import CONTROL_STEPS
+import sokoasp.asp.session
+from sokoasp.asp.bands import CONTROL_STEPS
+from sokoasp.asp.session import Session, SolveConfig
+from sokoasp.board.loading import load_level
 from sokoasp.cli import run
-from sokoasp.driver import solve
-from sokoasp.loading import load_level
-from sokoasp.session import Session, SolveConfig
+from sokoasp.pipeline import solve
 
 LAST = 10**6  # the last band's last horizon: none is asked beyond it
 # The bands' horizons, first and last: (1, 8), (9, 27), (28, LAST) for CONTROL_STEPS (8, 27).
@@ -36,7 +36,7 @@ def timed_asks(log: list[tuple[int, float]]) -> None:
         log.append((horizon, time.perf_counter() - began))
         return answer
 
-    sokoasp.session.Session.ask = logged  # type: ignore[method-assign]
+    sokoasp.asp.session.Session.ask = logged  # type: ignore[method-assign]
 
 
 @click.command()

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import click
 
+from sokoasp.asp.encodings import get_encoding
+from sokoasp.asp.session import Clock, SolveConfig
+from sokoasp.asp.stage_ends import StageEnds, StageGoal
+from sokoasp.asp.stage_session import StageControl, stage_facts
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_level
 from sokoasp.cli import run
-from sokoasp.families import get_encoding
-from sokoasp.level import Level
-from sokoasp.loading import load_level
-from sokoasp.session import Clock, SolveConfig
-from sokoasp.stage_ends import StageEnds, StageGoal
-from sokoasp.stage_session import StageControl, stage_facts
 
 
 def ask_seconds(level: Level, family: str, grounded: int, horizon: int, repeats: int) -> tuple[float, float]:

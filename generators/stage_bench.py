@@ -22,14 +22,14 @@ from pathlib import Path
 
 import click
 
+from sokoasp.asp.session import Clock, SolveConfig
+from sokoasp.asp.stage_ends import StageGoal, state_after
+from sokoasp.asp.stage_session import StageSession
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_all
 from sokoasp.cli import run
-from sokoasp.grid.spec import select
-from sokoasp.level import Level
-from sokoasp.loading import load_all
-from sokoasp.record import read_record
-from sokoasp.session import Clock, SolveConfig
-from sokoasp.stage_ends import StageGoal, state_after
-from sokoasp.stage_session import StageSession
+from sokoasp.tools.grid.spec import select
+from sokoasp.tools.records import read_record
 
 
 def states_on(level: Level, plan: str, shares: list[float]) -> list[tuple[float, Level]]:

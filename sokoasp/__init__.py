@@ -1,9 +1,9 @@
 """sokoasp: Sokoban planning with answer set programming on clingo."""
 
-from .driver import SolveConfig, solve
-from .level import Level
-from .loading import load_level
-from .result import Result, Status
-from .simulator import replay
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_level
+from sokoasp.board.simulator import replay
+from sokoasp.pipeline import SolveConfig, solve
+from sokoasp.result import Result, Status
 
 __all__ = ["Level", "Result", "SolveConfig", "Status", "load_level", "replay", "solve"]

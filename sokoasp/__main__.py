@@ -1,3 +1,3 @@
-from .cli import main
+from sokoasp.cli import main
 
 main()

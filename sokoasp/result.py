@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
-from .errors import ExitCode
+from sokoasp.errors import ExitCode
 
 
 class Status(str, Enum):

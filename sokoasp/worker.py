@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import cast
 
-from .driver import Progress, SolveConfig, check_config, solve, validate
-from .errors import Interrupted, SokoaspError
-from .level import Level
-from .result import Result, Status
+from sokoasp.board.level import Level
+from sokoasp.errors import Interrupted, SokoaspError
+from sokoasp.pipeline import Progress, SolveConfig, check_config, solve, validate
+from sokoasp.result import Result, Status
 
 GRACE_SECONDS = 2.0
 OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}

@@ -10,11 +10,11 @@ import clingo
 from oracle import bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.driver import Clock, Session
-from sokoasp.families import ENCODINGS
-from sokoasp.level import Level
-from sokoasp.simulator import replay
-from sokoasp.xsb import read_levels
+from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.board.level import Level
+from sokoasp.board.simulator import replay
+from sokoasp.board.xsb import read_levels
+from sokoasp.pipeline import Clock, Session
 
 GENERATORS = Path(__file__).resolve().parent.parent / "generators"
 

@@ -11,8 +11,8 @@ import pytest
 from corpus import random_level
 from helpers import level_of
 
-from sokoasp.analysis import lone_box_distances
-from sokoasp.level import DIRECTIONS, Cell, add
+from sokoasp.board.level import DIRECTIONS, Cell, add
+from sokoasp.sokoban.analysis import lone_box_distances
 
 
 def forward_distance(free: frozenset[Cell], source: Cell, targets: frozenset[Cell], pulls: bool) -> int | None:

@@ -1,4 +1,4 @@
-"""A way's approach (sokoasp.approach): whether a lone box can still be brought to a goal room's
+"""A way's approach (sokoasp.sokoban.approach): whether a lone box can still be brought to a goal room's
 entrance from a square, against a forward search of pushes and walks."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from collections import deque
 from helpers import level_of
 from test_roomstages import TWO_DOORS
 
-from sokoasp.approach import approach_open
-from sokoasp.level import DIRECTIONS, Cell, add
-from sokoasp.roomstages import find_entrance_room
+from sokoasp.asp.room_stages import find_entrance_room
+from sokoasp.board.level import DIRECTIONS, Cell, add
+from sokoasp.sokoban.approach import approach_open
 
 # A room with a pocket below: the corridor at (5, 4) leads a box down into the pocket, where it
 # must be pushed left to (2, 5) and up through the lower entrance; the player, behind the box

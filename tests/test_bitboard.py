@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from test_deadlocks import corpus_states
 
-from sokoasp.bitboard import board_of
-from sokoasp.search import region_from
+from sokoasp.sokoban.bitboard import board_of
+from sokoasp.sokoban.breadth_first import region_from
 
 
 def test_the_flood_fill_is_the_players_region_on_every_corpus_state() -> None:

@@ -15,13 +15,14 @@ from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 from test_cli import run, write
 
-from sokoasp import SolveConfig, Status, driver, solve
-from sokoasp.analysis import INFINITY, lone_box_distances
-from sokoasp.bitboard import board_of
-from sokoasp.boxsearch import search_plan
+from sokoasp import SolveConfig, Status, solve
+from sokoasp import pipeline as driver
+from sokoasp.board.simulator import count_pushes
 from sokoasp.errors import ExitCode
-from sokoasp.filling import MatchingGuide
-from sokoasp.simulator import count_pushes
+from sokoasp.sokoban.analysis import INFINITY, lone_box_distances
+from sokoasp.sokoban.bitboard import board_of
+from sokoasp.sokoban.box_search import search_plan
+from sokoasp.sokoban.push_search import MatchingGuide
 
 CORPUS = multi_box_corpus(16, seed=75)
 

@@ -12,7 +12,7 @@ from oracle import bfs_moves
 from test_cli import run
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.pddl import plan_from_pddl, problem
+from sokoasp.board.pddl import plan_from_pddl, problem
 
 FAST_DOWNWARD = importlib.util.find_spec("up_fast_downward") is not None
 
@@ -50,7 +50,7 @@ def test_fast_downward_proves_unsolvable() -> None:
     # static analysis cannot tell; the planner's exhausted search proves it
     text = "#######\n#@    #\n# $$ .#\n# $$ .#\n#   ..#\n#######\n"
     assert bfs_moves(text) is None
-    from sokoasp.analysis import unsolvable_reason
+    from sokoasp.sokoban.analysis import unsolvable_reason
 
     assert unsolvable_reason(level_of(text)) == ""
     result = solve(level_of(text), SolveConfig(encoding="fast-downward", time_limit=60))

@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 from oracle import parse, push_closure, region
 from test_filling import reachable_pull_states
 
-from sokoasp.analysis import dead_squares, lone_box_distances
-from sokoasp.deadlocks import (
+from sokoasp.asp.stage_ends import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
+from sokoasp.board.level import Level
+from sokoasp.sokoban.analysis import dead_squares, lone_box_distances
+from sokoasp.sokoban.deadlocks import (
     ONE_BY_ONE_SEARCHES,
     box_groups,
     cannot_all_reach_goals,
@@ -32,9 +34,7 @@ from sokoasp.deadlocks import (
     player_side,
     pockets,
 )
-from sokoasp.filling import push_search
-from sokoasp.level import Level
-from sokoasp.stage_ends import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
+from sokoasp.sokoban.push_search import push_search
 
 CORPUS = multi_box_corpus(24, seed=11)
 

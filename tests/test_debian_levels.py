@@ -13,8 +13,8 @@ from types import ModuleType
 import pytest
 from helpers import generator_script
 
+from sokoasp.board.xsb import read_levels
 from sokoasp.errors import SokoaspError
-from sokoasp.xsb import read_levels
 
 ROOT = Path(__file__).resolve().parent.parent
 

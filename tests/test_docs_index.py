@@ -1,6 +1,6 @@
 """The indexes in the docs neither miss nor invent a file: generators/README.md lists every
-recipe, grid and script of generators/, and the README's layout names every module of the
-package."""
+recipe, grid and script of generators/, and the README's layout names every folder and top module
+of the package."""
 
 from __future__ import annotations
 
@@ -30,10 +30,9 @@ def test_the_generators_index_names_no_file_that_is_missing() -> None:
     assert {name for name in generators_index() if not (GENERATORS / name).is_file()} == set()
 
 
-def test_the_readme_layout_names_every_module_of_the_package() -> None:
+def test_the_readme_layout_names_every_folder_and_top_module_of_the_package() -> None:
     package = ROOT / "sokoasp"
-    modules = {path.stem for path in package.glob("*.py") if not path.stem.startswith("_")}
-    modules |= {f"{path.name}/" for path in package.iterdir() if (path / "__init__.py").is_file()}
+    names = {path.name for path in package.glob("*.py") if not path.stem.startswith("_")}
+    names |= {f"sokoasp/{path.name}/" for path in package.iterdir() if (path / "__init__.py").is_file()}
     layout = (ROOT / "README.md").read_text().split("## Layout", 1)[1].split("\n## ", 1)[0]
-    assert modules - set(first_column(layout)) == set()
-
+    assert names - set(first_column(layout)) == set()

@@ -11,11 +11,11 @@ from helpers import assert_replays, level_of
 from oracle import bfs_box_moves, bfs_moves, bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, load_level, solve
-from sokoasp.analysis import nearest_goal_slides
-from sokoasp.driver import bound_and_start, first_horizon, start_scale
-from sokoasp.families import ENCODINGS
-from sokoasp.session import Clock, Session
-from sokoasp.strategies import STRATEGIES, Soundness
+from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.session import Clock, Session
+from sokoasp.asp.strategies import STRATEGIES, Soundness
+from sokoasp.pipeline import bound_and_start, first_horizon, start_scale
+from sokoasp.sokoban.analysis import nearest_goal_slides
 
 ROOT = Path(__file__).resolve().parent.parent
 THESIS_EXAMPLE = ROOT / "instances" / "thesis_example.lp"
@@ -147,7 +147,7 @@ def test_thesis_example_has_23_moves_in_plain() -> None:
 
 @pytest.mark.slow
 def test_thesis_example_optimum_matches_oracle() -> None:
-    from sokoasp.xsb import write_level
+    from sokoasp.board.xsb import write_level
 
     loaded = load_level(THESIS_EXAMPLE)
     assert bfs_moves(write_level(loaded.level), limit=5_000_000) == 23
@@ -199,7 +199,7 @@ def test_macro_family_has_a_plan_at_the_fewest_slides_and_none_below(strategies:
 
 
 def test_pushes_that_return_to_an_earlier_state_are_cut_from_a_plan() -> None:
-    from sokoasp.plans import Push, expand_pushes, without_cycles
+    from sokoasp.asp.models import Push, expand_pushes, without_cycles
 
     text = "######\n#    #\n#@$ .#\n######\n"
     level = level_of(text)
@@ -272,8 +272,8 @@ def test_pull_route_ends_with_the_player_in_its_start_region() -> None:
 
 
 def test_a_pulled_route_that_cannot_be_pushed_back_is_refused_not_trusted() -> None:
+    from sokoasp.asp.models import reverse_route_pushes
     from sokoasp.errors import SokoaspError
-    from sokoasp.plans import reverse_route_pushes
 
     level = level_of("#######\n#@$#  #\n#  # .#\n#######\n")
     with pytest.raises(SokoaspError, match="no route for the box at"):
@@ -281,8 +281,8 @@ def test_a_pulled_route_that_cannot_be_pushed_back_is_refused_not_trusted() -> N
 
 
 def test_a_route_the_other_boxes_block_is_refused_not_trusted() -> None:
+    from sokoasp.asp.models import route_pushes
     from sokoasp.errors import SokoaspError
-    from sokoasp.plans import route_pushes
 
     level = level_of("#######\n#@$#  #\n#  # .#\n#######\n")
     with pytest.raises(SokoaspError, match="no route"):
@@ -292,7 +292,7 @@ def test_a_route_the_other_boxes_block_is_refused_not_trusted() -> None:
 def test_pull_route_reads_the_pulls_back_to_a_start_square_as_its_distances() -> None:
     """Turned round, the guide's dist/3 counts pulls back to the boxes' start squares: pushes
     from the nearest start square forwards."""
-    from sokoasp.reverse import reverse_facts
+    from sokoasp.asp.reverse_facts import reverse_facts
 
     text = "########\n#@$   .#\n#  $  .#\n########\n"
     facts = set(reverse_facts(level_of(text)).split("\n"))

@@ -14,13 +14,15 @@ from oracle import parse, region, solvable_keys
 from test_cli import run
 from test_filling import CORPUS, SEALED, fills, reachable_pull_states, reachable_states
 
-from sokoasp import SolveConfig, endgame, staged
-from sokoasp.endgame import END_GAME_BOXES, END_GAME_STATES, FEW_BOXES_SHARE, FEW_BOXES_STATES, budget, finish
+from sokoasp import SolveConfig
+from sokoasp.asp import staged
+from sokoasp.asp.session import Clock
+from sokoasp.asp.staged import StagedSearch, solve_staged
+from sokoasp.board.level import Level
+from sokoasp.board.simulator import replay
 from sokoasp.errors import ExitCode
-from sokoasp.level import Level
-from sokoasp.session import Clock
-from sokoasp.simulator import replay
-from sokoasp.staged import StagedSearch, solve_staged
+from sokoasp.sokoban import end_game as endgame
+from sokoasp.sokoban.end_game import END_GAME_BOXES, END_GAME_STATES, FEW_BOXES_SHARE, FEW_BOXES_STATES, budget, finish
 
 
 def around_the_placed(state: Level) -> Level:

@@ -12,11 +12,19 @@ from corpus import multi_box_corpus, random_level
 from helpers import level_of
 from oracle import fills_around, parse, push_closure
 
-from sokoasp.analysis import lone_box_distances
-from sokoasp.bitboard import board_of, floor_mask
+from sokoasp.board.level import Level
 from sokoasp.errors import InputError
-from sokoasp.filling import JOINT_BOXES, GoalOrder, each_box_reaches_a_goal, fillable, fills_jointly, push_search, reached_squares
-from sokoasp.level import Level
+from sokoasp.sokoban.analysis import lone_box_distances
+from sokoasp.sokoban.bitboard import board_of, floor_mask
+from sokoasp.sokoban.push_search import (
+    JOINT_BOXES,
+    GoalOrder,
+    each_box_reaches_a_goal,
+    fillable,
+    fills_jointly,
+    push_search,
+    reached_squares,
+)
 
 CORPUS = multi_box_corpus(24, seed=11)
 

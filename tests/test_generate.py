@@ -11,16 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import bfs_moves, bfs_pushes
 
-from sokoasp.analysis import dead_squares
+from sokoasp.asp.models import expand_pushes
+from sokoasp.board.simulator import replay
+from sokoasp.board.xsb import write_level
 from sokoasp.errors import InputError
-from sokoasp.generate.boards import joined_blocks, rectangle, zones
-from sokoasp.generate.recipe import build, read_recipe, write_portfolio
-from sokoasp.generate.scramble import scramble
-from sokoasp.grid.spec import load_instances
-from sokoasp.plans import expand_pushes
-from sokoasp.search import player_region
-from sokoasp.simulator import replay
-from sokoasp.xsb import write_level
+from sokoasp.sokoban.analysis import dead_squares
+from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.tools.generate.boards import joined_blocks, rectangle, zones
+from sokoasp.tools.generate.recipe import build, read_recipe, write_portfolio
+from sokoasp.tools.generate.scramble import scramble
+from sokoasp.tools.grid.spec import load_instances
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from helpers import generator_script
 
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_level
+from sokoasp.board.simulator import replay
 from sokoasp.errors import ExitCode
-from sokoasp.level import Level
-from sokoasp.loading import load_level
-from sokoasp.search import push_optimum
-from sokoasp.simulator import replay
+from sokoasp.sokoban.breadth_first import push_optimum
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted(path.name for path in (ROOT / "generators").glob("*.py"))

@@ -11,14 +11,15 @@ from helpers import assert_replays, level_of
 from oracle import bfs_pushes, region
 from test_cli import run, write
 
-from sokoasp import SolveConfig, Status, driver, solve
-from sokoasp.goalroom import GoalRoom, closable_rooms, closing, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
-from sokoasp.level import DIRECTIONS, Level, add
+from sokoasp import SolveConfig, Status, solve
+from sokoasp import pipeline as driver
+from sokoasp.asp.staged import StagedOutcome
+from sokoasp.board.level import DIRECTIONS, Level, add
+from sokoasp.board.simulator import replay
+from sokoasp.board.xsb import write_level
 from sokoasp.result import Result
-from sokoasp.search import player_region, region_from
-from sokoasp.simulator import replay
-from sokoasp.staged import StagedOutcome
-from sokoasp.xsb import write_level
+from sokoasp.sokoban.breadth_first import player_region, region_from
+from sokoasp.sokoban.goal_room import GoalRoom, closable_rooms, closing, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
 
 # Levels from David W. Skinner's Microban (1-based numbers in the collection).
 MICROBAN = {

@@ -16,13 +16,13 @@ import pytest
 from corpus import HAND_MADE
 from oracle import bfs_moves, bfs_pushes
 
-from sokoasp.driver import first_horizon, start_scale
+from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.errors import InputError
-from sokoasp.families import ENCODINGS
-from sokoasp.grid.report import markdown_table, ratio_table, summarise
-from sokoasp.grid.run import run_grid
-from sokoasp.grid.spec import build_spec, load_instances, read_spec
-from sokoasp.grid.store import read_rows
+from sokoasp.pipeline import first_horizon, start_scale
+from sokoasp.tools.grid.report import markdown_table, ratio_table, summarise
+from sokoasp.tools.grid.run import run_grid
+from sokoasp.tools.grid.spec import build_spec, load_instances, read_spec
+from sokoasp.tools.grid.store import read_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["one-push", "turn-corner", "two-boxes", "corridor"]
@@ -182,11 +182,11 @@ def test_a_proved_portfolio_is_a_grid_configuration_with_push_optimal_plans(tmp_
 
 def test_a_portfolio_with_other_members_is_a_new_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A grid database must not call a changed portfolio's runs done."""
-    import sokoasp.portfolio
+    import sokoasp.portfolio.race
 
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["portfolio", "push"], [()], [()], 30, None, 60)
     before = [run.key for run in spec.runs()[0]]
-    monkeypatch.setattr(sokoasp.portfolio, "DEFAULT_MEMBERS", sokoasp.portfolio.DEFAULT_MEMBERS[:1])
+    monkeypatch.setattr(sokoasp.portfolio.race, "DEFAULT_MEMBERS", sokoasp.portfolio.race.DEFAULT_MEMBERS[:1])
     after = [run.key for run in spec.runs()[0]]
     changed = [b != a for b, a in zip(before, after, strict=True)]
     assert changed == [run.encoding == "portfolio" for run in spec.runs()[0]] and any(changed)

@@ -13,9 +13,9 @@ from helpers import assert_replays, level_of
 from oracle import bfs_box_moves, bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, solve
+from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.session import Clock, Session
 from sokoasp.errors import InputError
-from sokoasp.families import ENCODINGS
-from sokoasp.session import Clock, Session
 
 SOLVABLE = {**HAND_MADE, **random_corpus(10)}
 # The fewest steps of each jump family (push-macro-parallel: at most the fewest slides).

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sokoasp.board.facts import read_facts, write_facts
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_all, load_level
+from sokoasp.board.xsb import read_levels, write_level
 from sokoasp.errors import InputError
-from sokoasp.facts import read_facts, write_facts
-from sokoasp.level import Level
-from sokoasp.loading import load_all, load_level
-from sokoasp.xsb import read_levels, write_level
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
 ROOT = Path(__file__).resolve().parent.parent

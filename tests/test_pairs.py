@@ -13,14 +13,14 @@ from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.analysis import lone_box_distances, push_lower_bound
-from sokoasp.deadlocks import cannot_all_reach_goals
-from sokoasp.driver import Clock, Session
-from sokoasp.families import ENCODINGS
-from sokoasp.level import DIRECTIONS, Level, add
-from sokoasp.loading import load_level
-from sokoasp.pairs import PairSides, pair_lower_bound, pair_table, push_bound, relevant_pairs
-from sokoasp.strategies import STRATEGIES
+from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.strategies import STRATEGIES
+from sokoasp.board.level import DIRECTIONS, Level, add
+from sokoasp.board.loading import load_level
+from sokoasp.pipeline import Clock, Session
+from sokoasp.sokoban.analysis import lone_box_distances, push_lower_bound
+from sokoasp.sokoban.deadlocks import cannot_all_reach_goals
+from sokoasp.sokoban.pairs import PairSides, pair_lower_bound, pair_table, push_bound, relevant_pairs
 
 MICROBAN = Path(__file__).resolve().parents[2] / "shared" / "levels" / "microban_i.sok"
 needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared/levels")

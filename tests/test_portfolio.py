@@ -11,8 +11,8 @@ from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status
-from sokoasp.families import get_encoding
-from sokoasp.portfolio import (
+from sokoasp.asp.encodings import get_encoding
+from sokoasp.portfolio.race import (
     DEFAULT_MEMBERS,
     LONG_LIMIT_LOOP,
     LOOP_SECONDS,
@@ -159,8 +159,9 @@ def test_a_race_without_a_plan_keeps_every_members_phase_notes(monkeypatch, no_e
     stronger outcome is the one reported."""
     from test_staged import ONE_NEAR_ONE_FAR
 
-    from sokoasp import driver, worker
-    from sokoasp.simulator import replay
+    from sokoasp import pipeline as driver
+    from sokoasp import worker
+    from sokoasp.board.simulator import replay
 
     def hangs_after_stages(level, config, progress=None, notes=None):
         result = driver.solve(level, config, progress, notes)

@@ -14,11 +14,11 @@ from oracle import bfs_pushes
 from test_cli import ROOT, run, write
 
 from sokoasp import SolveConfig, Status, solve
+from sokoasp.asp.strategies import Soundness, soundness_of
+from sokoasp.board.loading import load_level
 from sokoasp.errors import ExitCode
-from sokoasp.loading import load_level
-from sokoasp.portfolio import race
-from sokoasp.prove import FROM_ABOVE, FROM_BELOW, prove, provers, put_together
-from sokoasp.strategies import Soundness, soundness_of
+from sokoasp.portfolio.prove import FROM_ABOVE, FROM_BELOW, prove, provers, put_together
+from sokoasp.portfolio.race import race
 
 CORPUS = {**multi_box_corpus(6, seed=3), "two-boxes": HAND_MADE["two-boxes"], "turn-corner": HAND_MADE["turn-corner"]}
 # One box, three pushes from its goal in an open room: plenty of room for longer plans.

@@ -14,12 +14,12 @@ from test_cli import run, write
 from test_grid import rows_of
 
 from sokoasp import SolveConfig, Status, solve
+from sokoasp.board.xsb import read_levels
 from sokoasp.errors import ExitCode, InputError
-from sokoasp.grid.run import run_grid
-from sokoasp.grid.spec import read_spec
-from sokoasp.prove import prove_plan
-from sokoasp.record import checked_entry, read_record, write_record
-from sokoasp.xsb import read_levels
+from sokoasp.portfolio.prove import prove_plan
+from sokoasp.tools.grid.run import run_grid
+from sokoasp.tools.grid.spec import read_spec
+from sokoasp.tools.records import checked_entry, read_record, write_record
 
 # One box, three pushes from its goal in an open room.
 ROOM = """\

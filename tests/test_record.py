@@ -12,11 +12,11 @@ from corpus import HAND_MADE
 from oracle import bfs_pushes
 from test_cli import run
 
+from sokoasp.board.xsb import read_levels
 from sokoasp.errors import InputError
-from sokoasp.grid.run import run_grid
-from sokoasp.grid.spec import build_spec, load_instances
-from sokoasp.record import checked_entry, merge, read_record, write_record
-from sokoasp.xsb import read_levels
+from sokoasp.tools.grid.run import run_grid
+from sokoasp.tools.grid.spec import build_spec, load_instances
+from sokoasp.tools.records import checked_entry, merge, read_record, write_record
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "levels"

@@ -10,7 +10,7 @@ from pathlib import Path
 from helpers import level_of
 from test_roomstages import TWO_DOORS
 
-from sokoasp.xsb import read_levels, write_collection
+from sokoasp.board.xsb import read_levels, write_collection
 
 SCRIPT = Path(__file__).resolve().parent.parent / "generators" / "room_stage_bench.py"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from helpers import level_of
 from test_roomstages import TWO_DOORS
 
+from sokoasp.board.xsb import write_collection
 from sokoasp.errors import ExitCode
-from sokoasp.xsb import write_collection
 
 SCRIPT = Path(__file__).resolve().parent.parent / "generators" / "room_stage_chains.py"
 

@@ -17,13 +17,14 @@ from oracle import bfs_pushes
 from test_cli import run, write
 from test_roomstages import MICROBAN, TWO_DOORS, needs_shared
 
-from sokoasp import SolveConfig, Status, driver, solve
+from sokoasp import SolveConfig, Status, solve
+from sokoasp import pipeline as driver
+from sokoasp.asp.room_stages import find_entrance_room
+from sokoasp.board.simulator import count_pushes
+from sokoasp.board.xsb import read_levels
 from sokoasp.errors import ExitCode
-from sokoasp.portfolio import DEFAULT_MEMBERS, ROOM_SEARCH_SECONDS, members_for
-from sokoasp.roomsearch import PARKED_COST, RoomMacroSearch, room_search_plan
-from sokoasp.roomstages import find_entrance_room
-from sokoasp.simulator import count_pushes
-from sokoasp.xsb import read_levels
+from sokoasp.portfolio.race import DEFAULT_MEMBERS, ROOM_SEARCH_SECONDS, members_for
+from sokoasp.sokoban.room_search import PARKED_COST, RoomMacroSearch, room_search_plan
 
 
 def room_level(rng: random.Random) -> str | None:

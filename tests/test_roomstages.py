@@ -14,11 +14,9 @@ from test_deadlocks import solvable
 from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.bands import CONTROL_STEPS, RANDOM_DECISIONS
-from sokoasp.goalroom import find_goal_room, goal_rooms, two_entrance_rooms
-from sokoasp.level import Cell, Level
-from sokoasp.plans import Push, expand_pushes, fewest_pushes
-from sokoasp.roomstages import (
+from sokoasp.asp.bands import CONTROL_STEPS, RANDOM_DECISIONS
+from sokoasp.asp.models import Push, expand_pushes, fewest_pushes
+from sokoasp.asp.room_stages import (
     EntranceRoom,
     EntryEnds,
     Refusal,
@@ -33,10 +31,12 @@ from sokoasp.roomstages import (
     shut_out,
     solve_room_stages,
 )
-from sokoasp.session import Clock
-from sokoasp.simulator import replay
-from sokoasp.traps import neighbourhoods
-from sokoasp.xsb import read_levels
+from sokoasp.asp.session import Clock
+from sokoasp.board.level import Cell, Level
+from sokoasp.board.simulator import replay
+from sokoasp.board.xsb import read_levels
+from sokoasp.sokoban.goal_room import find_goal_room, goal_rooms, two_entrance_rooms
+from sokoasp.sokoban.traps import neighbourhoods
 
 # Five goals behind two entrances, (3, 2) and (3, 3). The goal at the top of the column is
 # filled from below, so the player must get round the box through the room's lower row; the
@@ -127,12 +127,12 @@ def test_room_stages_solve_a_room_with_two_doors_and_the_plan_replays() -> None:
 
 
 def test_room_stages_asked_in_narrow_bands_of_horizons_fill_the_room(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each horizon is asked in the control of its band (sokoasp.bands), each switched to the
+    """Each horizon is asked in the control of its band (sokoasp.asp.bands), each switched to the
     stage's state and entries; with bands of one and two pushes the stages use all three
     controls, none grounds past its band, and the plan still fills the room and replays."""
-    import sokoasp.bands
+    import sokoasp.asp.bands
 
-    monkeypatch.setattr(sokoasp.bands, "CONTROL_STEPS", (1, 2))
+    monkeypatch.setattr(sokoasp.asp.bands, "CONTROL_STEPS", (1, 2))
     level = level_of(TWO_DOORS)
     room = find_entrance_room(level)
     assert room is not None

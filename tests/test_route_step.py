@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from oracle import STEPS, one_box_routes, parse, region
 
 from sokoasp import SolveConfig
-from sokoasp.families import get_encoding
-from sokoasp.level import Level
-from sokoasp.obstacles import obstacle_parts
-from sokoasp.session import Clock, Session
-from sokoasp.stage_session import StageControl, stage_facts
+from sokoasp.asp.encodings import get_encoding
+from sokoasp.asp.session import Clock, Session
+from sokoasp.asp.stage_session import StageControl, stage_facts
+from sokoasp.board.level import Level
+from sokoasp.sokoban.obstacles import obstacle_parts
 
 FAMILIES = ("push-route", "pull-route")
 

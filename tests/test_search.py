@@ -1,4 +1,4 @@
-"""sokoasp.search, the package's own breadth-first search over pushes (generator manifests,
+"""sokoasp.sokoban.breadth_first, the package's own breadth-first search over pushes (generator manifests,
 benchmarks), against the independent oracle: its fewest pushes, and a plan with that many
 pushes that the simulator replays to the goals."""
 
@@ -9,8 +9,8 @@ from corpus import HAND_MADE, UNSOLVABLE, multi_box_corpus
 from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 
-from sokoasp.plans import Push, expand_pushes
-from sokoasp.search import fewest_pushes_until, optimal_pushes, push_optimum
+from sokoasp.asp.models import Push, expand_pushes
+from sokoasp.sokoban.breadth_first import fewest_pushes_until, optimal_pushes, push_optimum
 
 LEVELS = {**HAND_MADE, **multi_box_corpus(6, seed=57)}
 

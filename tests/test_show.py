@@ -13,11 +13,11 @@ from helpers import level_of
 from PIL import Image
 from test_cli import run
 
-from sokoasp.show.frames import play
-from sokoasp.show.html import html_page
-from sokoasp.show.picture import animate, picture
-from sokoasp.show.text import ascii_playback
-from sokoasp.simulator import replay
+from sokoasp.board.simulator import replay
+from sokoasp.tools.show.frames import play
+from sokoasp.tools.show.html import html_page
+from sokoasp.tools.show.picture import animate, picture
+from sokoasp.tools.show.text import ascii_playback
 
 PLAN = "urDldRRluurD"  # two-boxes, a valid 12-move plan
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -13,8 +13,8 @@ from helpers import level_of
 from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.record import Entry, write_record
-from sokoasp.xsb import write_collection
+from sokoasp.board.xsb import write_collection
+from sokoasp.tools.records import Entry, write_record
 
 SCRIPT = Path(__file__).resolve().parent.parent / "generators" / "stage_bench.py"
 

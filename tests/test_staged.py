@@ -16,21 +16,21 @@ from test_cli import run, write
 from test_deadlocks import solvable
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.bands import CONTROL_STEPS, RANDOM_DECISIONS
-from sokoasp.deadlocks import dead_fence, dead_group
+from sokoasp.asp.bands import CONTROL_STEPS, RANDOM_DECISIONS
+from sokoasp.asp.encodings import encodings_dir
+from sokoasp.asp.models import PlanExtractor
+from sokoasp.asp.reverse_facts import turned_round
+from sokoasp.asp.session import Clock, horizons
+from sokoasp.asp.stage_ends import StageEnds, StageGoal, StagePlan, read_stage, state_after
+from sokoasp.asp.stage_session import StageSession, StartExternals, plan_stage
+from sokoasp.asp.staged import FINAL_STAGE_TIMES, FIRST_STAGE_SECONDS, StagedOutcome, StagedSearch, solve_staged, stage_config
+from sokoasp.board.level import Level
+from sokoasp.board.simulator import replay
+from sokoasp.board.xsb import write_level
 from sokoasp.errors import ExitCode
-from sokoasp.families import encodings_dir
-from sokoasp.filling import fillable
-from sokoasp.level import Level
-from sokoasp.plans import PlanExtractor
-from sokoasp.reverse import turned_round
-from sokoasp.search import player_region
-from sokoasp.session import Clock, horizons
-from sokoasp.simulator import replay
-from sokoasp.stage_ends import StageEnds, StageGoal, StagePlan, read_stage, state_after
-from sokoasp.stage_session import StageSession, StartExternals, plan_stage
-from sokoasp.staged import FINAL_STAGE_TIMES, FIRST_STAGE_SECONDS, StagedOutcome, StagedSearch, solve_staged, stage_config
-from sokoasp.xsb import write_level
+from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.sokoban.deadlocks import dead_fence, dead_group
+from sokoasp.sokoban.push_search import fillable
 
 CORPUS = multi_box_corpus(16, seed=5)
 
@@ -314,7 +314,7 @@ def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch, no_end_g
     next starts again from the start with twice the stage time."""
     import time
 
-    import sokoasp.staged as staged
+    import sokoasp.asp.staged as staged
 
     def wander(self, state: Level, goal: StageGoal, start: int = 1):
         time.sleep(self.stage_seconds / 4)
@@ -358,7 +358,7 @@ def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> 
     """clingo's wait can return a hair before the stage clock expires: a stage that got no
     answer still ran out of time, so the pass is cut short and a longer one follows (a pass
     taken for finished would end its family's search for good)."""
-    from sokoasp.session import Session
+    from sokoasp.asp.session import Session
 
     monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: None)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
@@ -370,7 +370,7 @@ def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> 
 def test_a_stage_that_finds_its_plan_or_is_refuted_did_not_run_out_of_time(monkeypatch) -> None:
     """Only a stage with no answer in its time counts as running out of it: one that finds its
     plan, or whose every horizon is refuted, leaves a pass that ends without a plan finished."""
-    from sokoasp.session import Session
+    from sokoasp.asp.session import Session
 
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     session = StageSession(level, SolveConfig(encoding="push-macro"), Clock())
@@ -413,9 +413,9 @@ def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
 def test_each_phase_takes_the_strategies_its_family_supports() -> None:
     """Freeze serves push-macro stages though the pull-route loop has none; a strategy that
     serves neither phase, or freeze for pull-route without stages, is refused."""
-    from sokoasp.driver import check_config
+    from sokoasp.asp.staged import loop_config
     from sokoasp.errors import InputError
-    from sokoasp.staged import loop_config
+    from sokoasp.pipeline import check_config
 
     config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"), staged=5,
                          stage_encoding="push-macro")
@@ -497,7 +497,7 @@ def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp
 def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
     """push-macro+push-route: each family searches with a session of its own, and the passes
     alternate, each family's stage time doubling as it would alone; the plan replays."""
-    import sokoasp.staged as staged
+    import sokoasp.asp.staged as staged
 
     monkeypatch.setattr(staged, "FIRST_STAGE_SECONDS", 1e-9)  # first passes far too short: each is cut short
     level = level_of(CORPUS[sorted(CORPUS)[0]])
@@ -515,8 +515,8 @@ def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
 def test_several_stage_families_are_checked_each() -> None:
     """Every family of the turns must be a push family; a strategy serves the stages if
     one family supports it, and each family's stages keep only what it supports."""
-    from sokoasp.driver import check_config
     from sokoasp.errors import InputError
+    from sokoasp.pipeline import check_config
 
     config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "straight"), staged=5,
                          stage_encoding="push-macro+push-route")
@@ -756,8 +756,8 @@ def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch, no_en
 
 def budget_of(config: SolveConfig, limit: float | None) -> float:
     """The stages' budget for two-boxes (push-macro bound 3, start scale 3) on a clock with ``limit``."""
-    from sokoasp.driver import stage_budget
-    from sokoasp.families import get_encoding
+    from sokoasp.asp.encodings import get_encoding
+    from sokoasp.pipeline import stage_budget
 
     return stage_budget(level_of(HAND_MADE["two-boxes"]), get_encoding(config.encoding), config, Clock(limit=limit),
                         lambda _: None)
@@ -770,7 +770,7 @@ def test_the_stages_keep_their_time_when_the_loop_after_them_has_horizons_to_ask
 
 
 def test_the_stages_take_the_time_a_loop_starting_above_its_maximum_would_leave_unused() -> None:
-    from sokoasp.driver import probe_seconds
+    from sokoasp.pipeline import probe_seconds
 
     no_probe = SolveConfig(encoding="push-macro", staged=2.0, start_factor=1, max_horizon=2)  # starts at the bound, 3
     assert 59.5 < budget_of(no_probe, 60.0) <= 60.0
@@ -779,7 +779,7 @@ def test_the_stages_take_the_time_a_loop_starting_above_its_maximum_would_leave_
 
 
 def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch) -> None:
-    import sokoasp.driver
+    import sokoasp.pipeline
 
     budgets: list[float] = []
 
@@ -787,7 +787,7 @@ def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch
         budgets.append(budget)
         return StagedOutcome(None)
 
-    monkeypatch.setattr(sokoasp.driver, "solve_staged", record)
+    monkeypatch.setattr(sokoasp.pipeline, "solve_staged", record)
     level = level_of(HAND_MADE["two-boxes"])
     result = solve(level, SolveConfig(encoding="push-macro", staged=1.0, max_horizon=2, time_limit=20.0))
     assert result.status is Status.NO_PLAN_UP_TO_HORIZON
@@ -798,13 +798,13 @@ def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch
 def test_a_loop_whose_time_the_stages_spent_grounds_nothing(monkeypatch) -> None:
     import time
 
-    import sokoasp.driver
+    import sokoasp.pipeline
 
     def spend(level, config, clock, budget, progress):
         time.sleep(max(0.0, clock.remaining()) + 0.05)
         return StagedOutcome(None)
 
-    monkeypatch.setattr(sokoasp.driver, "solve_staged", spend)
+    monkeypatch.setattr(sokoasp.pipeline, "solve_staged", spend)
     level = level_of(HAND_MADE["two-boxes"])
     config = SolveConfig(encoding="push-macro", staged=0.5, start_factor=5, max_horizon=10, time_limit=1.0)
     result = solve(level, config)  # the loop would probe the bound, 3, before its first horizon, 15 > 10

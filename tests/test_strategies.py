@@ -9,12 +9,12 @@ from helpers import assert_keeps_shortest_horizon, assert_replays, count_plans, 
 from oracle import bfs_moves, bfs_pushes
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.analysis import dead_squares
+from sokoasp.asp.encodings import ENCODINGS, get_encoding
+from sokoasp.asp.level_facts import program_facts
+from sokoasp.asp.session import encoding_paths
+from sokoasp.asp.strategies import STRATEGIES, Soundness, strategy_paths
 from sokoasp.errors import InputError
-from sokoasp.families import ENCODINGS, get_encoding
-from sokoasp.instance import program_facts
-from sokoasp.session import encoding_paths
-from sokoasp.strategies import STRATEGIES, Soundness, strategy_paths
+from sokoasp.sokoban.analysis import dead_squares
 
 CORPUS = {**HAND_MADE, **random_corpus(10, seed=4)}
 # A level on which every thesis strategy changes the ground program and the search.
@@ -161,13 +161,13 @@ TUNNEL = "##########\n#    #   #\n#@$      #\n#    ## .#\n##########\n"
 
 
 def test_packing_layers_fill_a_goal_corridor_from_the_inside() -> None:
-    from sokoasp.analysis import packing_layers
+    from sokoasp.sokoban.analysis import packing_layers
 
     assert packing_layers(level_of(GOAL_ROOM)) == {(1, 4): 1, (1, 5): 2, (1, 6): 3}
 
 
 def test_packing_layers_are_empty_when_the_goals_cannot_be_emptied_by_pulling() -> None:
-    from sokoasp.analysis import packing_layers
+    from sokoasp.sokoban.analysis import packing_layers
 
     assert packing_layers(level_of("#####\n# $@#\n#.###\n###\n")) == {}
 
@@ -189,7 +189,7 @@ PACKING = "#######\n#     #\n# $$$ #\n#@    #\n##.####\n #.#\n #.#\n ###\n"
 @pytest.mark.parametrize("encoding", ["push", "push-jump"])
 def test_pack_fills_a_goal_corridor_from_the_inside_at_the_optimum(encoding: str) -> None:
     """May-lose in general; on a goal corridor it must keep the breadth-first push optimum."""
-    from sokoasp.analysis import packing_layers
+    from sokoasp.sokoban.analysis import packing_layers
 
     level = level_of(PACKING)
     assert len(set(packing_layers(level).values())) == 3  # the corridor gives three layers

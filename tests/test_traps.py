@@ -11,14 +11,14 @@ from helpers import level_of
 from oracle import push_closure
 from test_deadlocks import corpus_states, solvable
 
-from sokoasp.analysis import dead_squares
-from sokoasp.deadlocks import dead_fence, dead_freeze, dead_group
-from sokoasp.level import Level
-from sokoasp.session import Clock, SolveConfig
-from sokoasp.stage_ends import StageEnds, StageGoal, StagePlan, state_nogood
-from sokoasp.stage_session import StageSession
-from sokoasp.staged import StagedSearch
-from sokoasp.traps import Traps, neighbourhoods
+from sokoasp.asp.session import Clock, SolveConfig
+from sokoasp.asp.stage_ends import StageEnds, StageGoal, StagePlan, state_nogood
+from sokoasp.asp.stage_session import StageSession
+from sokoasp.asp.staged import StagedSearch
+from sokoasp.board.level import Level
+from sokoasp.sokoban.analysis import dead_squares
+from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
+from sokoasp.sokoban.traps import Traps, neighbourhoods
 
 # The empty goal at the top right can be filled only by a box pushed from the square left of it,
 # the player on the filled goal at the top left; the box there can leave only for the corner
@@ -153,7 +153,7 @@ def test_the_search_skips_a_careless_stage_that_ends_in_a_trap_and_tries_the_nex
 def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_or_the_proofs_share_has_left(monkeypatch) -> None:
     import time
 
-    import sokoasp.staged as staged
+    import sokoasp.asp.staged as staged
 
     asked: list[float] = []
     monkeypatch.setattr(Traps, "prove_dead", lambda self, state, seconds: asked.append(seconds) or False)

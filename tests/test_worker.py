@@ -10,9 +10,9 @@ from helpers import assert_replays, level_of
 
 import sokoasp.worker
 from sokoasp import SolveConfig, Status, solve
-from sokoasp.driver import Notes, Progress
-from sokoasp.level import Level
-from sokoasp.portfolio import race
+from sokoasp.board.level import Level
+from sokoasp.pipeline import Notes, Progress
+from sokoasp.portfolio.race import race
 from sokoasp.worker import GRACE_SECONDS, solve_isolated
 
 LEVEL = HAND_MADE["two-boxes"]

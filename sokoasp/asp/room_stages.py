@@ -1,0 +1,554 @@
+"""Goal rooms with several entrances, filled box by box (after Rolling Stone's goal macros and
+YASS's packing order, for rooms that ``sokoasp.sokoban.goal_room`` cannot replace by a corridor).
+
+A room holds every goal, no box and not the player, and is cut off from the rest of the floor
+by one or two entrance squares, or by three where no room with fewer can be filled. An entry
+is a push in from an entrance and the fixed pushes that take the box on to a goal, a lone box
+in the room with the filled goals as walls (the player walks round the rest of the room and can
+walk out again). A room is taken when some packing order of entries fills it
+(``goalroom.packing_entries``, found backwards), an entry counted only while a box can still
+come to its entrance from outside with the goals filled before it (``sokoasp.sokoban.approach``: an
+entrance reached through a pocket that the player enters through the room closes when the room
+is filled across).
+
+The level is then solved in stages, one per box into the room, each a short clingo search:
+a stage pushes some box in onto the square just inside an entrance (``encodings/room-stage.lp``:
+no box goes further into the room and the boxes in it stay, but the player may walk through
+it), and the entry's pushes take it on to its goal. The entries a stage may make are those
+after which some order of entries still fills the rest (``next_entries``: through either
+entrance, so the boxes near each come in when they can), one per inside square, to the goal
+earliest in the packing order. Stages search depth first, in passes with a growing stage time
+(as ``sokoasp.asp.staged`` does): a stage that finds no plan sends the search back to try another
+end state of the stage before; an end state with a corral, group or freeze deadlock after the
+entry's pushes is turned away while clingo searches, as is one with a box shut out of the room
+(``shut_out``) or one proven dead by a search, the room's boxes as walls (``trapped``). The
+nogood that turns it away names the deadlock's boxes and the entry's box (``blame``), so
+clingo does not offer the same deadlock with the other boxes elsewhere again. A pass that
+does not fill the room leaves its way to its most boxes in to a review (``review``): trap
+proofs of the states after its entries, the first first, in time of their own, so that a dead
+end entered early (XSokoban 41's first entry once) is turned away at once in the passes after.
+Later passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in
+the clingo control of its band (``sokoasp.asp.bands``), the state and the entries as external atoms.
+
+MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
+another order, or a box parked in the room cannot be solved this way. Every plan is replayed by
+the simulator from the level's start (``driver.validate``) like every other.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import clingo
+
+from sokoasp.asp.bands import Bands
+from sokoasp.asp.encodings import Encoding, encodings_dir, get_encoding
+from sokoasp.asp.level_facts import program_facts
+from sokoasp.asp.models import PlanExtractor, Push, expand_pushes, fewest_pushes, push_sequence
+from sokoasp.asp.session import Clock, Session, SolveConfig, horizons
+from sokoasp.asp.stage_ends import atom
+from sokoasp.asp.stage_session import StartExternals
+from sokoasp.asp.staged import PASS_STAGES, TRAP_SHARE, TRAP_TIME_SHARE, WIDTH
+from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.sokoban.approach import approach_open
+from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
+from sokoasp.sokoban.goal_room import Entry, cut_rooms, goal_rooms, packing_entries, two_entrance_rooms
+from sokoasp.sokoban.traps import Traps
+
+STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
+PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
+FIRST_STAGE_SECONDS = 0.5  # a stage's time in the first pass; each pass doubles it (as staged.py's, which starts at 0.25 s)
+REVIEW_SHARE = 0.25  # a pass that does not fill the room: its way to its most boxes in gets proofs for this share of its time
+
+
+@dataclass(frozen=True)
+class EntranceRoom:
+    """A goal room, the ways into it (entrance, square the player pushes from) and one packing
+    order of entries through them, which shows that entries can fill it; the level's floor and
+    the squares its boxes start on, for the ways' approaches (``approach_open``)."""
+
+    room: frozenset[Cell]
+    goals: frozenset[Cell]
+    ways: tuple[tuple[Cell, Cell], ...]
+    order: tuple[Entry, ...]
+    floor: frozenset[Cell]
+    sources: frozenset[Cell]
+
+    def open(self, way: tuple[Cell, Cell], filled: frozenset[Cell]) -> bool:
+        """Whether a box can come from outside to ``way`` with the goals ``filled``."""
+        return approach_open(self.floor, self.room, self.sources, way, filled)
+
+    @property
+    def insides(self) -> frozenset[Cell]:
+        return frozenset(inside_of(way) for way in self.ways)
+
+    @property
+    def entrances(self) -> list[Cell]:
+        return sorted({entrance for entrance, _ in self.ways})
+
+
+def inside_of(way: tuple[Cell, Cell]) -> Cell:
+    """The square a box pushed in at ``way`` (entrance, square the player pushes from) lands on."""
+    entrance, stand = way
+    return add(entrance, (entrance[0] - stand[0], entrance[1] - stand[1]))
+
+
+@lru_cache(maxsize=4096)
+def next_entries(room: EntranceRoom, filled: frozenset[Cell]) -> dict[Cell, Entry]:
+    """The entries that may come next with the goals ``filled``, by the square inside their
+    entrance: for each, the entry to the goal earliest in the packing order that a box pushed
+    in there reaches (the filled goals as walls, the player able to walk out again but after
+    the last) and after which the other goals can still be filled."""
+    rank = {entry.goal: k for k, entry in enumerate(room.order)}
+    open_ways = [way for way in room.ways if room.open(way, filled)]
+    found: dict[Cell, Entry] = {}
+    for goal in sorted(room.goals - filled, key=rank.__getitem__):
+        after = filled | {goal}
+        if not can_complete(room, after):
+            continue
+        for entrance, stand in open_ways:
+            inside = inside_of((entrance, stand))
+            if inside in found:
+                continue
+            walk_out = entrance if after != room.goals else None
+            pushes = fewest_pushes(room.room | {entrance, stand}, filled, entrance, stand, goal, walk_out)
+            if pushes:
+                found[inside] = Entry(entrance, tuple(pushes))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def can_complete(room: EntranceRoom, filled: frozenset[Cell]) -> bool:
+    """Whether entries can fill the other goals with ``filled`` filled first."""
+    return filled == room.goals or bool(packing_entries(room.goals, room.room, list(room.ways), filled, room.open))
+
+
+def room_family(config: SolveConfig) -> str:
+    """The family the stages run in: the first of the configuration's stage families (and then
+    its own) whose models are push sequences, else push-macro."""
+    for family in (*config.stage_families, config.encoding):
+        if family in PUSH_SEQUENCE_FAMILIES:
+            return family
+    return "push-macro"
+
+
+def find_entrance_room(level: Level) -> EntranceRoom | None:
+    """The smallest room with one or two entrances whose goals entries can fill, else the
+    smallest such room with three, or None."""
+    rooms = [(room, frozenset({entrance})) for entrance, room in goal_rooms(level)]
+    rooms += [(room, pair) for pair, room in two_entrance_rooms(level).items()]
+    return (fillable_room(level, rooms)
+            or fillable_room(level, [(room, cut) for cut, room in cut_rooms(level, 3).items()]))
+
+
+def fillable_room(level: Level, rooms: list[tuple[frozenset[Cell], frozenset[Cell]]]) -> EntranceRoom | None:
+    """The smallest of ``rooms`` (room, entrances) whose goals entries can fill, or None."""
+    for room, entrances in sorted(rooms, key=lambda item: (len(item[0]), sorted(item[1]))):
+        ways = tuple(entry_ways(level, room, entrances))
+        unordered = EntranceRoom(room, level.goals, ways, (), level.floor, frozenset(level.boxes - room))
+        order = packing_entries(level.goals, room, list(ways), approach=unordered.open)
+        if order:
+            return replace(unordered, order=order)
+    return None
+
+
+def entry_ways(level: Level, room: frozenset[Cell], entrances: frozenset[Cell]) -> Iterator[tuple[Cell, Cell]]:
+    """(entrance, square the player pushes from) of every push from an entrance into the room."""
+    for entrance in sorted(entrances):
+        for delta in DIRECTIONS.values():
+            stand = add(entrance, (-delta[0], -delta[1]))
+            if add(entrance, delta) in room and stand in level.floor and stand not in room:
+                yield entrance, stand
+
+
+def stage_facts(level: Level, room: EntranceRoom) -> str:
+    """The level's facts without its boxes and player (stage-start.lp sets them) and with the
+    squares inside the room's entrances as goals too, and the room's squares (room-stage.lp)."""
+    goals = level.goals | room.insides
+    free = sorted(level.floor - goals - level.boxes - {level.player})
+    stand_in = free[: len(goals) - len(level.boxes)]  # a Level has as many boxes as goals; these lines are dropped
+    outline = Level(level.floor, level.boxes | set(stand_in), goals, level.player, level.title)
+    lines = [line for line in program_facts(outline).splitlines() if not line.startswith("init(at(")]
+    lines += [f"room({x},{y})." for x, y in sorted(room.room)]
+    lines += [f"room_inside({x},{y})." for x, y in sorted(room.insides)]
+    return "".join(line + "\n" for line in lines)
+
+
+class RoomControl:
+    """One clingo control of the room stages: the level's facts (``stage_facts``) and
+    stage-start.lp and room-stage.lp, grounded step by step, with the start state and the inside
+    squares a stage may push a box in onto as external atoms."""
+
+    def __init__(self, level: Level, room: EntranceRoom, encoding: Encoding, config: SolveConfig, clock: Clock,
+                 facts: str) -> None:
+        self.insides = sorted(room.insides)
+        self.session = Session(level, encoding, config, clock, facts=facts, stepwise=True)
+        for name in ("stage-start.lp", "room-stage.lp"):
+            self.session.control.load(str(encodings_dir() / name))
+        self.session.control.configuration.solve.models = 0  # type: ignore[union-attr]  # EntryEnds stops
+        self.session.ground_base()
+        self.start = StartExternals(self.session.control, level.floor)
+
+    def switch(self, boxes: frozenset[Cell], player: Cell, targets: frozenset[Cell]) -> None:
+        self.start.switch(boxes, player)
+        for inside in self.insides:
+            self.session.control.assign_external(clingo.Function("room_target", [clingo.Number(c) for c in inside]), inside in targets)
+
+
+class RoomStages:
+    """The stage search for one level and its room: the clingo controls of the bands of horizons
+    (``RoomControl``) serve every stage (the state and the entry are external atoms). Searched
+    in passes, as the staged search is: each pass starts from the level's start with twice the
+    stage time of the one before and ends after ``PASS_STAGES`` stage times, and makes random
+    decisions of its own (``Bands.randomize``)."""
+
+    def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock) -> None:
+        self.level, self.room, self.clock = level, room, clock
+        self.encoding = get_encoding(room_family(config))
+        stage_config = SolveConfig(encoding=self.encoding.name, strategies=STAGE_STRATEGIES, max_horizon=config.max_horizon)
+        facts = stage_facts(level, room)
+        self.bands = Bands(lambda clock: RoomControl(level, room, self.encoding, stage_config, clock, facts), clock)
+        self.max_horizon = config.max_horizon
+        self.stage_seconds = FIRST_STAGE_SECONDS
+        self.pass_end = 0.0
+        self.most_in = 0  # the most boxes any pass brought into the room
+        self.trail: list[list[Push]] = []  # the pushes from the start to the state searched now
+        self.path: list[tuple[frozenset[Cell], Cell]] = []  # the states after those entries (boxes, player)
+        self.pass_path: list[tuple[frozenset[Cell], Cell]] = []  # the states on this pass's way to its most boxes in
+        self.reviewed = 0.0  # seconds of trap proofs spent in reviews, outside the stages' share
+        self.farthest: list[list[Push]] = []  # the pushes of each entry from the start to a state with ``most_in`` boxes in
+        self.traps: dict[frozenset[Cell], Traps] = {}  # by the boxes in the room: the states outside proven dead
+        self.began = time.perf_counter()  # the trap proofs' share of the time is counted from here
+
+    def run(self) -> list[Push] | None:
+        """Passes until one finds the pushes that fill the room, or the clock runs out."""
+        passes = 0
+        while not self.clock.expired():
+            passes += 1
+            if passes > 1:
+                self.bands.randomize(passes)
+            self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
+            self.pass_path = []
+            pushes = self.search(0, frozenset(self.level.boxes), self.level.player)
+            if pushes is not None:
+                return pushes
+            self.review(self.pass_path, REVIEW_SHARE * PASS_STAGES * self.stage_seconds)
+            self.stage_seconds *= 2
+        return None
+
+    def search(self, k: int, boxes: frozenset[Cell], player: Cell) -> list[Push] | None:
+        """Pushes from the state (``boxes``, ``player``) with ``k`` boxes in the room that fill
+        it: up to ``WIDTH`` stage plans for the entries that may come next, each followed
+        depth first."""
+        if k > self.most_in:
+            self.most_in, self.farthest = k, list(self.trail)
+        if k > len(self.pass_path):
+            self.pass_path = list(self.path)
+        if k == len(self.room.goals):
+            return []
+        options = next_entries(self.room, boxes & self.room.goals)
+        ends = EntryEnds(boxes, lambda pushes: self.after_entry(options, boxes, player, pushes))
+        for _ in range(WIDTH):
+            pushes = self.stage(options, boxes, player, ends)
+            if pushes is None or ends.kept is None:
+                return None
+            entry, after = ends.kept
+            way_in = pushes + list(entry.pushes[1:])
+            self.trail.append(way_in)
+            self.path.append(after)
+            rest = self.search(k + 1, *after)
+            self.trail.pop()
+            self.path.pop()
+            if rest is not None:
+                return way_in + rest
+            ends.avoid.append(end_boxes(boxes, pushes))
+        return None
+
+    def after_entry(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell,
+                    pushes: list[Push]) -> Entered | Refusal:
+        """The entry a stage plan makes (by the square its box was pushed in onto) and the boxes
+        and player after the entry's pushes; or the squares of the plan's end state that turn
+        it away: the state cannot be made, or it is dead (a corral, group or freeze deadlock,
+        ``doom``; a box shut out of the room, ``shut_out``; or boxes outside proven unable to
+        all come in, ``trapped``). A deadlock names its boxes (``blame``), the rest the whole
+        end state."""
+        end = end_boxes(boxes, pushes)
+        whole = Refusal.of_end(end)
+        inside = next(iter((end - boxes) & frozenset(options)), None)
+        if inside is None:
+            return whole
+        entry = options[inside]
+        after = play_pushes(self.level.floor, boxes, player, pushes + list(entry.pushes[1:]))
+        if after is None:
+            return whole
+        if after[0] == self.room.goals:
+            return entry, after
+        state = Level(self.level.floor, after[0], self.level.goals, after[1])
+        found = doom(state) or self.box_shut_out(after[0]) or self.trapped(*after)
+        if found is None:
+            return entry, after
+        return whole if found.player and len(entry.pushes) == 1 else self.blame(found, inside)
+
+    def box_shut_out(self, boxes: frozenset[Cell]) -> Doom | None:
+        """A box shut out of the room (``shut_out``), dead wherever the player stands."""
+        shut = shut_out(self.room, boxes)
+        return None if shut is None else Doom(frozenset({shut}))
+
+    def blame(self, found: Doom, inside: Cell) -> Refusal:
+        """The squares of a stage's end state that make ``found`` after the entry onto
+        ``inside``: its box there, and ``found``'s squares outside the room. Sound within one
+        stage question (a nogood lasts one solve call): the room's boxes after the entry are
+        those of the stage's start and the entry's, and the player stands where the entry's
+        last push leaves it (``after_entry`` blames the whole end state when a test asked from
+        the player's side and the entry has no pushes after the one in)."""
+        outside = [(cell, True) for cell in sorted(found.boxes - self.room.room)]
+        empty = [(cell, False) for cell in sorted(found.empty - self.room.room)]
+        return Refusal(((inside, True), *outside, *empty))
+
+    def review(self, path: list[tuple[frozenset[Cell], Cell]], seconds: float) -> None:
+        """Trap proofs of the states after the entries of ``path`` (a pass's way to its most
+        boxes in), the first first, each with an equal share of what is left of ``seconds``,
+        until one is proven dead: a dead end that the stages' own proofs had no time for
+        (XSokoban 41's first entry once, a part of four boxes proven in 70 ms). Kept by the
+        traps, the proof turns the same entry away at once in the passes after (``trapped``)."""
+        before = self.trap_seconds()
+        end = time.perf_counter() + min(seconds, self.clock_left())
+        for k, (boxes, player) in enumerate(path):
+            left = end - time.perf_counter()
+            if left <= 0:
+                break
+            share = left / (len(path) - k)
+            state, traps = self.outside(boxes, player)
+            if traps.dead_part(state, share / 2) is not None or traps.prove_dead(state, share / 2):
+                break
+        self.reviewed += self.trap_seconds() - before
+
+    def trap_seconds(self) -> float:
+        """The seconds of every trap proof so far, in the stages and in reviews."""
+        return sum(traps.seconds for traps in self.traps.values())
+
+    def outside(self, boxes: frozenset[Cell], player: Cell) -> tuple[Level, Traps]:
+        """The boxes outside the room as a level of their own (``outside_state``) and the trap
+        proofs of the levels with the same boxes in the room."""
+        state = outside_state(self.level, self.room, boxes, player)
+        inside = boxes & self.room.room
+        traps = self.traps.get(inside)
+        if traps is None:
+            traps = self.traps[inside] = Traps(state, pulls=False, whole=True)
+        return state, traps
+
+    def trapped(self, boxes: frozenset[Cell], player: Cell) -> Doom | None:
+        """The boxes outside the room that cannot all come in, the room's boxes as walls:
+        trap proofs (``traps.py``) of the level without the room's boxes, of a few boxes near
+        each other first (part proofs), then of all of them (a ``whole`` proof), each half of
+        the staged search's shares of the stage time and of the search's time. XSokoban 59's
+        stages once brought 12 of 16 boxes in with the last four walled in by each other in
+        the level's right half; a whole proof takes 43 states there, where the stages had
+        spent pass after pass. A part proof names its boxes (dead with the player on its side);
+        a whole proof all of them. None when no proof finishes in its time."""
+        state, traps = self.outside(boxes, player)
+        spent = self.trap_seconds() - self.reviewed
+        spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - spent
+        seconds = max(0.0, min(TRAP_SHARE * self.stage_seconds, spare))
+        part = traps.dead_part(state, seconds / 2)
+        if part is not None:
+            return Doom(part, player=True)
+        return Doom(state.boxes, player=True) if traps.prove_dead(state, seconds / 2) else None
+
+    def stage(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
+        """The pushes of a stage plan that pushes a box in onto the inside square of one of the
+        ``options`` and that ``ends`` keeps; None when none is found in the stage time."""
+        if not options:
+            return None
+        clock = Clock(limit=min(self.stage_seconds, self.clock_left(), self.pass_end - time.perf_counter()))
+
+        def switch(control: RoomControl) -> None:
+            control.switch(boxes, player, frozenset(options))
+            control.session.extractor, control.session.clock = ends, clock
+
+        self.bands.new_question()
+        try:
+            for t in horizons(1, self.max_horizon, self.encoding.jumps):
+                ends.horizon = t
+                outcome = None if clock.expired() else self.bands.control(t, clock, switch).session.ask(t)
+                if outcome is None:
+                    return None
+                if outcome:
+                    return push_sequence(ends.symbols)
+            return None
+        finally:
+            self.clock.ground += clock.ground
+            self.clock.solve += clock.solve
+
+    def clock_left(self) -> float:
+        remaining = self.clock.remaining()
+        return float("inf") if remaining is None else remaining
+
+
+@dataclass(frozen=True)
+class Doom:
+    """A deadlock's squares: every state with boxes on ``boxes`` and none on ``empty`` is dead,
+    with the player on the side of them it stands on when ``player`` is set (the test searched
+    from there), wherever it stands when not."""
+
+    boxes: frozenset[Cell]
+    empty: frozenset[Cell] = frozenset()
+    player: bool = False
+
+
+def doom(state: Level) -> Doom | None:
+    """A corral, group or freeze deadlock in ``state`` (sokoasp.sokoban.deadlocks), or None."""
+    fence = dead_fence(state)
+    if fence is not None:
+        return Doom(fence, player=True)
+    group = dead_group(state)
+    if group is not None:
+        return Doom(group[0], player=group[1] is not None)
+    frozen = dead_freeze(state)
+    return None if frozen is None else Doom(*frozen)
+
+
+def outside_state(level: Level, room: EntranceRoom, boxes: frozenset[Cell], player: Cell) -> Level:
+    """The boxes outside the room as a level of their own: the room's boxes are walls and the
+    goals left empty are its goals (trap proofs of it tell whether they can all come in)."""
+    inside = boxes & room.room
+    return Level(level.floor - inside, boxes - inside, room.goals - inside, player)
+
+
+def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
+    """A box outside the room that can no longer come in through an entrance that still leads to
+    an unfilled goal (``usable_insides``), or None. Pushed alone, the boxes in the room as walls
+    and the player starting anywhere: other boxes and the goals filled later only
+    block more, and room stages bring every box in. XSokoban 41's stages once filled the room's
+    left column from the corridor while two boxes were still in the pocket below it, whose only
+    way in then was down the column the player must stand above (13 of 15 in, for good)."""
+    inside = boxes & room.room
+    usable = usable_insides(room, inside & room.goals)
+    coming = can_come_to(room.floor, inside, usable)
+    return next((box for box in sorted(boxes - room.room) if box not in coming), None)
+
+
+@lru_cache(maxsize=4096)
+def usable_insides(room: EntranceRoom, filled: frozenset[Cell]) -> frozenset[Cell]:
+    """The squares inside the entrances from which a box pushed in can still reach an unfilled
+    goal, with the goals ``filled`` as walls, through ways a box can still come to
+    (``EntranceRoom.open``, as ``next_entries`` asks). Entries after these fills use no other:
+    filling more goals only adds walls, and a way's approach only closes."""
+    ways = [way for way in room.ways if room.open(way, filled)]
+    return frozenset(inside_of(way) for way in ways
+                     if any(fewest_pushes(room.room | set(way), filled, way[0], way[1], goal, None) for goal in room.goals - filled))
+
+
+@lru_cache(maxsize=4096)
+def can_come_to(floor: frozenset[Cell], walls: frozenset[Cell], targets: frozenset[Cell]) -> frozenset[Cell]:
+    """The squares from which a lone box can be pushed onto one of ``targets``, ``walls`` as
+    walls and the player starting anywhere: a search backwards, by walks and pulls, from each
+    target with the player on every square (one search for every box)."""
+    free = floor - walls
+    starts = [(target, player) for target in targets for player in free if player != target]
+    seen = set(starts)
+    queue = deque(starts)
+    while queue:
+        box, player = queue.popleft()
+        for delta in DIRECTIONS.values():
+            step = add(player, delta)
+            if step not in free:
+                continue
+            if step != box:
+                earlier = (box, step)  # the player walked from step to player
+            elif add(player, (-delta[0], -delta[1])) in free:
+                earlier = (player, add(player, (-delta[0], -delta[1])))  # pushed from behind: box was on player
+            else:
+                continue
+            if earlier not in seen:
+                seen.add(earlier)
+                queue.append(earlier)
+    return frozenset(box for box, _ in seen)
+
+
+Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a stage's end state is turned away: the squares (with a box, or without) that make
+    any end state turned away in this stage question (``RoomStages.after_entry``)."""
+
+    squares: tuple[tuple[Cell, bool], ...]
+
+    @staticmethod
+    def of_end(end: frozenset[Cell]) -> Refusal:
+        """The whole end state: boxes on ``end``."""
+        return Refusal(tuple((cell, True) for cell in sorted(end)))
+
+
+class EntryEnds(PlanExtractor):
+    """Keeps the first model that ends in none of the ``avoid`` box sets and whose pushes (from
+    the boxes on ``start``) ``keeps`` makes an entry of (``kept``); every other model's
+    ``Refusal`` (its whole end state for the ``avoid`` sets) becomes a nogood and clingo goes
+    on."""
+
+    def __init__(self, start: frozenset[Cell], keeps: Callable[[list[Push]], Entered | Refusal]) -> None:
+        super().__init__()
+        self.start, self.keeps = start, keeps
+        self.avoid: list[frozenset[Cell]] = []
+        self.horizon = 0
+        self.kept: Entered | None = None
+
+    def on_model(self, model: clingo.Model) -> bool:
+        symbols = list(model.symbols(shown=True))
+        pushes = push_sequence(symbols)
+        end = end_boxes(self.start, pushes)
+        verdict = Refusal.of_end(end) if end in self.avoid else self.keeps(pushes)
+        if isinstance(verdict, Refusal):
+            self.kept = None
+            model.context.add_nogood([(atom("box", cell, self.horizon), sign) for cell, sign in verdict.squares])
+            return True
+        self.kept = verdict
+        self.symbols, self.found = symbols, True
+        return False
+
+
+def end_boxes(boxes: frozenset[Cell], pushes: list[Push]) -> frozenset[Cell]:
+    moved = set(boxes)
+    for push in pushes:
+        moved.discard(push.box)
+        moved.add(add(push.box, push.delta))
+    return frozenset(moved)
+
+
+def play_pushes(floor: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
+                pushes: list[Push]) -> tuple[frozenset[Cell], Cell] | None:
+    """The boxes and the player after ``pushes``, the player walking to each; None when one
+    cannot be made."""
+    now = set(boxes)
+    for push in pushes:
+        stand, beyond = add(push.box, (-push.delta[0], -push.delta[1])), add(push.box, push.delta)
+        if push.box not in now or beyond not in floor or beyond in now or stand not in player_region(floor, now, player):
+            return None
+        now.remove(push.box)
+        now.add(beyond)
+        player = push.box
+    return frozenset(now), player
+
+
+def solve_room_stages(level: Level, config: SolveConfig, clock: Clock) -> tuple[str | None, str, str]:
+    """A LURD plan for ``level`` by room stages, or None and why not; and, without a plan, the
+    moves to a state with the most boxes the stages brought in (empty if none)."""
+    room = find_entrance_room(level)
+    if room is None:
+        return None, "none that goal macros can fill", ""
+    stages = RoomStages(level, room, config, clock)
+    pushes = stages.run()
+    entrances = ", ".join(str(cell) for cell in room.entrances)
+    proofs = sum(traps.proofs for traps in stages.traps.values())
+    traps = f"; {proofs} trap{'s' * (proofs != 1)} proven dead" if proofs else ""
+    if pushes is None:
+        farthest = expand_pushes(level, [push for pushes in stages.farthest for push in pushes]) if stages.farthest else ""
+        return None, f"room stages: at best {stages.most_in} of {len(room.goals)} boxes in through {entrances}{traps}", farthest
+    return expand_pushes(level, pushes), f"room stages: {len(room.goals)} boxes in through {entrances}{traps}", ""

@@ -1,0 +1,241 @@
+"""One clingo session: the configuration of a run, its clock, and a Control loaded with an
+encoding, strategy files and a level's facts, asked for plans horizon by horizon.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+
+import clingo
+
+from sokoasp.asp.encodings import Encoding, encoding_paths, encodings_dir
+from sokoasp.asp.level_facts import program_facts
+from sokoasp.asp.models import PlanExtractor
+from sokoasp.asp.reverse_facts import reverse_facts
+from sokoasp.asp.strategies import strategy_clingo_args, strategy_facts, strategy_paths
+from sokoasp.board.level import Level
+from sokoasp.errors import InputError
+from sokoasp.sokoban.obstacles import rim_facts
+
+DEFAULT_MAX_HORIZON = 200
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class SolveConfig:
+    encoding: str = "incremental"
+    strategies: tuple[str, ...] = ()
+    horizon: int | None = None  # fixed-horizon encodings
+    min_horizon: int = 0  # incremental encodings
+    start_factor: int = 1  # incremental encodings: first horizon = start_factor x the start scale (driver.start_scale)
+    max_horizon: int = DEFAULT_MAX_HORIZON
+    time_limit: float | None = None  # seconds; soft (solving only)
+    clingo_args: tuple[str, ...] = ()
+    staged: float | None = None  # seconds of staged search (sokoasp.asp.staged) before the horizon loop
+    stage_encoding: str | None = None  # the family of the stages, or several in turn: "push-macro+push-route"
+    interleave: int = 1  # jump families: how many horizons are asked in turn (1: one after another)
+    goal_room: float | None = None  # seconds on the level with its goal room packed by macros (sokoasp.sokoban.goal_room) first
+    descend: bool = False  # push-jump: max_horizon first, then one push fewer than each plan, to a refutation
+    end_game: bool = True  # staged search: the last few boxes by a search in Python (sokoasp.sokoban.end_game)
+    search: float | None = None  # seconds of the search of every box in Python (sokoasp.sokoban.box_search) before all else
+    room_search: float | None = None  # then that search with goal-room entries as macros (sokoasp.sokoban.room_search)
+
+    @property
+    def stage_families(self) -> tuple[str, ...]:
+        """The push families the stages of a staged search run in, taking turns pass by pass
+        (default: the encoding's own)."""
+        return tuple(self.stage_encoding.split("+")) if self.stage_encoding else (self.encoding,)
+
+    def describe(self) -> dict[str, object]:
+        return {
+            "encoding": self.encoding,
+            "strategies": list(self.strategies),
+            "horizon": self.horizon,
+            "min_horizon": self.min_horizon,
+            "start_factor": self.start_factor,
+            "max_horizon": self.max_horizon,
+            "time_limit": self.time_limit,
+            "clingo_args": list(self.clingo_args),
+            "staged": self.staged,
+            "stage_encoding": self.stage_encoding,
+            "interleave": self.interleave,
+            "goal_room": self.goal_room,
+            "descend": self.descend,
+            "end_game": self.end_game,
+            "search": self.search,
+            "room_search": self.room_search,
+            "clingo": clingo.__version__,
+            "sokoasp": sokoasp_version(),
+        }
+
+
+def sokoasp_version() -> str:
+    try:
+        return metadata.version("sokoasp")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"
+
+
+@dataclass
+class Clock:
+    start: float = field(default_factory=time.perf_counter)
+    ground: float = 0.0
+    solve: float = 0.0
+    limit: float | None = None
+
+    def remaining(self) -> float | None:
+        if self.limit is None:
+            return None
+        return self.limit - (time.perf_counter() - self.start)
+
+    def expired(self) -> bool:
+        left = self.remaining()
+        return left is not None and left <= 0
+
+    def times(self) -> dict[str, float]:
+        total = time.perf_counter() - self.start
+        return {"ground": round(self.ground, 4), "solve": round(self.solve, 4), "total": round(total, 4)}
+
+
+class Session:
+    """One clingo Control loaded with an encoding, strategies and a level. ``facts`` replaces
+    the level's facts. A ``revisiting`` session may be asked any horizon again, shorter ones
+    too: its query/1 atoms are switched off, not released, and the steps past the horizon asked
+    are kept idle (idle.lp). A ``stepwise`` one also grounds step by step, checking its clock
+    in between (staged solving)."""
+
+    def __init__(self, level: Level, encoding: Encoding, config: SolveConfig, clock: Clock,
+                 facts: str | None = None, revisiting: bool = False, stepwise: bool = False) -> None:
+        self.level = level
+        self.encoding = encoding
+        self.clock = clock
+        args = ["--stats", *strategy_clingo_args(config.strategies), *config.clingo_args]
+        if not encoding.incremental:
+            args += ["-c", f"horizon={config.horizon}"]
+        try:
+            self.control = clingo.Control(args, logger=lambda code, msg: None)
+        except RuntimeError as error:
+            raise InputError(f"bad clingo option in {' '.join(config.clingo_args)!r}: {error}") from None
+        for path in encoding_paths(encoding):
+            self.control.load(str(path))
+        for path in strategy_paths(config.strategies, encoding.name):
+            self.control.load(str(path))
+        self.revisiting = revisiting or stepwise
+        self.stepwise = stepwise
+        if self.revisiting:
+            self.control.load(str(encodings_dir() / "idle.lp"))
+        if facts is None:
+            facts = reverse_facts(level) if encoding.reverse else program_facts(level)
+        if encoding.reads_rim:
+            facts += rim_facts(level)
+        self.control.add("base", [], facts + strategy_facts(config.strategies, encoding.name, level))
+        self.checked: set[int] = set()  # horizons whose check(t) part is grounded
+        self.rules = 0
+        self.new_rules = False  # grounded since the last solve: the statistics' lp rules are new ones
+        self.extractor = PlanExtractor()
+        self.steps = -1  # step(1..steps) are grounded (base too once this is 0 or more)
+        self.asked: int | None = None  # the horizon whose query/1 is on
+
+    def ask(self, horizon: int, budget: float | None = None) -> bool | None:
+        """Ground the steps up to ``horizon`` (base first, once) and ask for a plan of exactly
+        this horizon (the multi-shot loop: query/1 is the external that switches the goal on).
+        None when the clock (or ``budget`` seconds) runs out (a stepwise session also checks the
+        clock between steps)."""
+        if not self.ground_up_to(horizon):
+            return None
+        if self.asked is not None:
+            previous = clingo.Function("query", [clingo.Number(self.asked)])
+            if self.revisiting:
+                self.control.assign_external(previous, False)
+            else:
+                self.control.release_external(previous)
+        if self.revisiting:
+            for step in range(1, self.steps + 1):
+                self.control.assign_external(clingo.Function("idle", [clingo.Number(step)]), step > horizon)
+        self.control.assign_external(clingo.Function("query", [clingo.Number(horizon)]), True)
+        self.asked = horizon
+        return self.solve(budget)
+
+    def ground_up_to(self, horizon: int) -> bool:
+        """Ground base, steps and check(horizon) where not done yet; False if the clock ran out.
+        A one-off session grounds them in one call: grounding step by step changes the order
+        clasp sees the program in, and measured slower (Microban 117: 23 s against a timeout at
+        60 s). A stepwise session (staged solving) grounds step by step and stops in time."""
+        steps = [("step", [clingo.Number(k)]) for k in range(max(self.steps, 0) + 1, horizon + 1)]
+        check = [] if horizon in self.checked else [("check", [clingo.Number(horizon)])]
+        if not self.stepwise:
+            self.ground(([("base", [])] if self.steps < 0 else []) + steps + check)
+        else:
+            self.ground_base()
+            for step in steps:
+                if self.clock.expired():
+                    return False
+                self.ground([step])
+                self.steps += 1
+            if check:
+                self.ground(check)
+        self.steps = max(self.steps, horizon)
+        self.checked.add(horizon)
+        return True
+
+    def ground_base(self) -> None:
+        if self.steps < 0:
+            self.ground([("base", [])])
+            self.steps = 0
+
+    def ground(self, parts: list[tuple[str, list[clingo.Symbol]]]) -> None:
+        if not parts:
+            return
+        began = time.perf_counter()
+        self.control.ground(parts)
+        self.clock.ground += time.perf_counter() - began
+        self.new_rules = True
+
+    def solve(self, budget: float | None = None) -> bool | None:
+        """True: model found; False: unsatisfiable; None: no answer (time, ``budget`` seconds or
+        a search limit)."""
+        began = time.perf_counter()
+        self.extractor.reset()
+        left = self.clock.remaining()
+        if budget is not None:
+            left = budget if left is None else min(left, budget)
+        if left is not None and left <= 0:
+            return None  # clingo would read a negative wait as "wait until done"
+        with self.control.solve(on_model=self.extractor.on_model, async_=True) as handle:
+            finished = handle.wait(left)
+            if not finished:
+                handle.cancel()
+            outcome = handle.get()
+        self.clock.solve += time.perf_counter() - began
+        if self.new_rules:  # clingo reports the last grounding's rules again at every solve
+            self.rules += int(self.control.statistics["problem"]["lp"]["rules"])
+            self.new_rules = False
+        if self.extractor.found:
+            return True
+        if not finished or outcome.unknown:  # interrupted, or a search limit (--solve-limit) hit
+            return None
+        return False
+
+    def stats(self) -> dict[str, object]:
+        statistics = self.control.statistics
+        accu = statistics.get("accu", statistics)["solving"]["solvers"]
+        return {
+            "rules": self.rules,
+            "choices": int(accu["choices"]),
+            "conflicts": int(accu["conflicts"]),
+            "atoms": int(self.control.statistics["problem"]["lp"]["atoms"]),
+        }
+
+
+def horizons(start: int, stop: int, jumps: bool) -> list[int]:
+    """The horizons the loop asks for: every one, or growing by half for jump families."""
+    if not jumps or start > stop:
+        return list(range(start, stop + 1))
+    result = [start]
+    while result[-1] < stop:
+        result.append(min(stop, max(result[-1] + 1, (result[-1] * 3 + 1) // 2)))
+    return result

@@ -1,0 +1,399 @@
+"""Staged solving, a goal agenda (after Koehler & Hoffmann 2000) for the push families.
+
+Instead of one plan that puts every box on a goal, a chain of short plans that each put one
+more box on a goal (``encodings/subgoal.lp``), searched depth first:
+
+- a stage prefers an end state whose empty goals can still be filled around the full ones:
+  every other box can reach a free goal with the filled goals as walls
+  (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
+  (``encodings/subgoal-order.lp``, ``filling.GoalOrder``: the goals each stage's start state
+  shuts out while another is filled), and each end state found passes
+  ``filling.fillable`` (else it becomes a nogood and clingo goes on). It first finds a plan
+  to any end state that keeps the goal order (a careless try), which is its plan when the
+  careful try that follows finds none in the rest of the stage time; the careful try starts
+  at the horizon where the careless one stopped, since the careless try refuted every shorter
+  one for it. A careless plan that fills a goal before one it shuts out leaves a later stage
+  to take that box off its goal again (on Microban 143 the last box then took a 40-push
+  detour), so only when the careless try finds none in half the stage time does one that may
+  break the order get the rest;
+- in every try, an end state with a corral deadlock (``deadlocks.dead_fence``), a group
+  deadlock (``deadlocks.dead_group``: two or three boxes that cannot all reach goals even
+  alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
+  becomes a nogood on those boxes alone;
+- a careless plan kept (the careful try found none) ends in a state that failed those tests;
+  a search over pushes (``traps.py``, at most half a stage time, all of them a tenth of the
+  search's time) may prove it a trap: no push sequence from there puts a box more on a goal
+  without first passing a deadlock. The stage then goes on to its next end state, and any
+  later stage ending in a state that search took up turns it away, in every pass;
+- once a stage leaves at most five boxes off the goals, an end game (``sokoasp.sokoban.end_game``,
+  unless ``config.end_game`` is off): a push (backwards: pull) search of those boxes alone, the
+  boxes on goals as walls, or of every box when a box on a goal must move, may fill the empty
+  goals at once, where the last stages, the longest, would each ask clingo for one more box;
+  from the start only in a pass whose first stage clingo did not find (forwards: Microban II
+  68, four boxes off the goals, no first stage in 60 s, falls to it in 11 s), so clingo always
+  tries first; a try has a stage time, or where it takes at most five boxes from the start or
+  on a level of at most five boxes, most of the time left (``endgame.budget``);
+- a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
+  never one found dead before; the search backtracks when a stage finds no plan in its time;
+- the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
+- a stage's time starts at ``FIRST_STAGE_SECONDS``, whatever the budget, and doubles on every
+  new pass from the start (iterative broadening: many cheap tries first, long stages later), so
+  a longer budget runs the passes of a shorter one first and then goes on; a pass ends
+  after ``PASS_STAGES`` stage times (a restart schedule: on many boxes the depth-first search
+  otherwise spends the whole budget backtracking among the last stages of its first pass), and
+  each pass after the first makes a share of random decisions of its own (``bands.RANDOM_DECISIONS``,
+  randomized restarts);
+- all stages share one clingo session (``StageSession``, sokoasp/stage_session.py): the start state, the goal count and
+  the careful tries' preferences are external atoms, so a stage grounds only new steps; the
+  horizons are asked in controls by length (``sokoasp.asp.bands``), as every grounded step
+  slows every solve call and most stage plans are short;
+- stages run in one push family, or in several that take turns pass by pass
+  (``--stage-encoding push-macro+push-route``), each with a search and a session of its own;
+- pull-route stages run backwards (``encodings/subgoal-pull.lp``): from the boxes on the goals,
+  each stage pulls one more box onto a start square, the careful tries asking the same of
+  pulls (``filling.fillable(pulls=True)``), and a stage that places every box leaves the player able to walk
+  home; the routes found are played back as pushes at the end. A goal room that must be
+  filled in one order is emptied backwards in the reverse order, one box per stage.
+
+Short stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage
+can walk into a state that no later stage gets out of.
+
+INCOMPLETE and NOT OPTIMAL: it gives up when its time is spent. The joined plan is replayed
+from the start by the simulator like every other plan (``driver.validate``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, replace
+
+from sokoasp.asp.encodings import Encoding, get_encoding
+from sokoasp.asp.reverse_facts import turned_round
+from sokoasp.asp.session import Clock, Progress, SolveConfig
+from sokoasp.asp.stage_ends import StageGoal, StagePlan
+from sokoasp.asp.stage_session import StageSession
+from sokoasp.asp.strategies import get_strategy
+from sokoasp.board.level import Cell, Level
+from sokoasp.board.xsb import board_lines
+from sokoasp.errors import InputError
+from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.sokoban.end_game import budget, finish
+
+WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
+FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
+PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
+FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
+TRAP_SHARE = 0.5  # a careless end state's trap proof (traps.py) may take this share of a stage time (and no more than the pass has left)
+TRAP_TIME_SHARE = 0.1  # and all trap proofs together at most this share of the search's time so far
+# Strategies that hold for any goal count: they cut states from which no complete plan exists,
+# or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
+# out of the stages.
+STAGE_STRATEGIES = ("dead", "freeze", "pairs", "clutter", "wbtc", "straight", "commute", "guide", "inertia")
+
+
+@dataclass
+class StagedOutcome:
+    """What the staged search found: a plan (not yet replayed from the start) or none."""
+
+    plan: str | None
+    stages_solved: int = 0  # stage plans found, backtracked ones included
+    most_placed: int | None = None  # forward stages: the most boxes on goals in any state reached
+    most_home: int | None = None  # backward stages: the most boxes on start squares in any state reached
+    farthest: str | None = None  # forward stages: the moves from the start to a state with ``most_placed`` boxes on goals
+    nearest_home: Level | None = None  # backward stages: a state with ``most_home`` boxes on start squares (its goals, turned round)
+    test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability, traps) in Python
+    traps: int = 0  # careless end states proven dead by search (traps.py)
+    end_game: int = 0  # the boxes the plan's end game (sokoasp.sokoban.end_game) placed, if it ended the plan
+    end_game_from_start: bool = False  # and it took the level from the start (clingo found no first stage)
+
+    def home_board(self, level: Level) -> str:
+        """``nearest_home`` drawn on ``level`` in XSB rows (its goals, not the start squares), or
+        '' without backward stages."""
+        if self.nearest_home is None:
+            return ""
+        state = Level(level.floor, self.nearest_home.boxes, level.goals, self.nearest_home.player)
+        return "\n".join(board_lines(state))
+
+    def describe(self, boxes: int) -> str:
+        found = "a plan" if self.plan is not None else "no plan"
+        best = [f"{self.most_placed} of {boxes} boxes on goals"] if self.most_placed is not None else []
+        best += [f"backwards {self.most_home} of {boxes} on start squares"] if self.most_home is not None else []
+        at_best = f", at best {', '.join(best)}" if best else ""
+        traps = f"; {self.traps} trap{'s' * (self.traps != 1)} proven dead" if self.traps else ""
+        end_game = f", the last {self.end_game} by the end game's search in Python" if self.end_game else ""
+        if self.end_game_from_start:
+            end_game = ", the whole plan by the end game's search in Python (clingo found no first stage)"
+        return (f"staged search: {found} after {self.stages_solved} stage plans{end_game}{at_best}{traps}; "
+                f"{self.test_seconds:.1f} s testing end states")
+
+
+def can_stage(encoding: Encoding) -> bool:
+    """Staged solving needs a push family solved by clingo (subgoal.lp reads push-core's atoms)."""
+    return encoding.unit == "push" and not encoding.planner
+
+
+def check_staged(encoding: Encoding) -> None:
+    if not can_stage(encoding):
+        raise InputError(f"--staged needs a push family (push, push-jump, push-macro, ..., pull-route), not {encoding.name!r}")
+
+
+def check_stage_families(config: SolveConfig) -> None:
+    for family in config.stage_families:
+        check_staged(get_encoding(family))
+
+
+def check_phases(config: SolveConfig) -> None:
+    """With staged solving a strategy serves the phases whose family supports it: the horizon
+    loop, or the stages of some family (if it holds for any goal count). One that serves none
+    is refused."""
+    check_stage_families(config)
+    loop, families = get_encoding(config.encoding), config.stage_families
+    for name in config.strategies:
+        strategy = get_strategy(name)
+        stages = name in STAGE_STRATEGIES and any(family in strategy.encodings for family in families)
+        if loop.name not in strategy.encodings and not stages:
+            raise InputError(f"strategy {strategy.name!r} supports neither the stages ({'+'.join(families)}) nor the "
+                             f"horizon loop ({loop.name}) (it supports {', '.join(strategy.encodings)})")
+
+
+def loop_config(config: SolveConfig) -> SolveConfig:
+    """The configuration of the horizon loop after the stages: the strategies its family supports."""
+    kept = tuple(name for name in config.strategies if config.encoding in get_strategy(name).encodings)
+    return replace(config, strategies=kept)
+
+
+def stage_config(config: SolveConfig, family: str) -> SolveConfig:
+    """The configuration of the stages in ``family``: the strategies that hold for any goal
+    count and that family supports."""
+    kept = tuple(name for name in config.strategies
+                 if name in STAGE_STRATEGIES and family in get_strategy(name).encodings)
+    return replace(config, encoding=family, strategies=kept, staged=None, stage_encoding=None)
+
+
+class StagedSearch:
+    """A staged search in one push family (``config.encoding``, see ``stage_config``)."""
+
+    def __init__(self, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> None:
+        self.config = config
+        self.clock = clock
+        self.began = time.perf_counter()
+        self.deadline = self.began + budget
+        self.pass_end = self.deadline  # one_pass sets it: PASS_STAGES stage times from the pass's start
+        self.stage_seconds = FIRST_STAGE_SECONDS
+        self.progress = progress
+        self.outcome = StagedOutcome(None)
+        self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass
+        self.cut_short = False  # a stage of this pass ran out of time (a longer pass may do better)
+        self.finished = False  # a pass found a plan, or none was cut short (the next would repeat it)
+        self.passes = 0
+        self.session: StageSession | None = None
+        self.trail: list[StagePlan] = []  # the stage plans from the start to the state searched now
+        # the states whose end game (end_game) found nothing: the seconds it had (inf: it ended in them)
+        self.end_games_tried: dict[tuple[frozenset[Cell], Cell], float] = {}
+
+    def left(self) -> float:
+        overall = self.clock.remaining()
+        mine = self.deadline - time.perf_counter()
+        return mine if overall is None else min(mine, overall)
+
+    def pass_left(self) -> float:
+        """The time left for this pass: a pass that runs out of it is cut short, and the next
+        starts again from the start with twice the stage time."""
+        mine = self.pass_end - time.perf_counter()
+        if mine <= 0:
+            self.cut_short = True
+        return min(mine, self.left())
+
+    def run(self, level: Level) -> str | None:
+        """Passes from the start, each with twice the stage time of the one before, until one
+        finds a plan, time runs out, or a pass had no stage cut short (the next would repeat it)."""
+        while self.left() > 0 and not self.finished:
+            plan = self.one_pass(level)
+            if plan is not None:
+                return plan
+        return None
+
+    def one_pass(self, level: Level) -> str | None:
+        """One pass from the start; a pass cut short doubles the stage time of the next."""
+        if self.session is None:
+            self.session = StageSession(level, self.config, self.clock)
+        self.dead_ends, self.cut_short = [], False
+        self.passes += 1
+        if self.passes > 1:
+            self.session.bands.randomize(self.passes)
+        self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
+        reverse = self.session.reverse
+        start = turned_round(level) if reverse else level
+        plan = self.search(start, home=level.player if reverse else None)
+        self.finished = plan is not None or not self.cut_short
+        if not self.finished:
+            self.stage_seconds *= 2
+            self.progress(f"staged: a pass of {self.config.encoding} stages cut short; its next at {self.stage_seconds:.2f} s per stage")
+        return None if plan is None else plan.lurd(level)
+
+    def search(self, state: Level, home: Cell | None, first: bool = True) -> StagePlan | None:
+        """A plan from ``state`` with every box on a goal (backwards: and the player able to
+        walk ``home``, the level's start square): stages, and the end game after each (forwards,
+        also from the start when clingo found no first stage in this pass)."""
+        placed = len(state.boxes & state.goals)
+        if home is None:
+            if self.outcome.most_placed is None or placed > self.outcome.most_placed:
+                self.outcome.most_placed, self.outcome.farthest = placed, "".join(plan.moves for plan in self.trail)
+        elif self.outcome.most_home is None or placed > self.outcome.most_home:
+            self.outcome.most_home, self.outcome.nearest_home = placed, state
+        if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
+            return StagePlan()
+        if not first and self.config.end_game and (end := self.end_game(state, home)) is not None:
+            return end
+        stages_before = self.outcome.stages_solved
+        plan = self.stages_from(state, home, first)
+        if plan is None and first and home is None and self.config.end_game and self.outcome.stages_solved == stages_before:
+            return self.end_game(state, home, from_start=True)
+        return plan
+
+    def stages_from(self, state: Level, home: Cell | None, first: bool) -> StagePlan | None:
+        """A stage plan from ``state`` and the rest of the plan after it, for up to ``WIDTH``
+        end states of the stage."""
+        placed = len(state.boxes & state.goals)
+        need = min(placed + 1, len(state.goals))
+        tried: list[Level] = []
+        start = 1  # no careless stage plan from state below this horizon
+        for _ in range(WIDTH):
+            if self.pass_left() <= 0:
+                return None
+            goal = StageGoal(need, tuple(self.dead_ends), tuple(tried), player_anywhere=first and home is not None)
+            found, start, careful = self.stage(state, goal, start)
+            if found is None:
+                return None
+            plan, after = found
+            tried.append(after)
+            if not careful and self.trapped(after):
+                continue
+            self.trail.append(plan)
+            rest = self.search(after, home, first=False)
+            self.trail.pop()
+            if rest is not None:
+                return plan + rest
+            self.dead_ends.append(after)
+        return None
+
+    def end_game(self, state: Level, home: Cell | None, from_start: bool = False) -> StagePlan | None:
+        """After a stage, with few boxes off the goals: the rest of the plan by push (backwards:
+        pull) search (sokoasp.sokoban.end_game), for at most a stage time (on a level of few boxes, a
+        share of the stages' time left: ``endgame.budget``), once per state in a search unless
+        its time ran out and a later pass has more. ``from_start``: in a pass whose first stage
+        clingo did not find, forwards (``search``); the boxes off the goals then decide the
+        budget, as the end game takes them all."""
+        boxes = len(state.boxes - state.goals) if from_start else len(state.boxes)
+        seconds, states = budget(boxes, min(self.stage_seconds, self.pass_left()), self.left())
+        key = (state.boxes, state.player)
+        if seconds <= self.end_games_tried.get(key, 0.0):
+            return None
+        assert self.session is not None  # a stage ran before
+        began = time.perf_counter()
+        end = finish(state, began + seconds, self.session.reverse, home, states)
+        if end is None:  # searched in full (or to its state limit), or cut short: tried again with more time
+            self.end_games_tried[key] = seconds if time.perf_counter() - began >= seconds else math.inf
+            return None
+        self.outcome.end_game, self.outcome.end_game_from_start = len(state.boxes - state.goals), from_start
+        if home is None:
+            self.outcome.most_placed = len(state.goals)
+        else:
+            self.outcome.most_home = len(state.goals)
+        self.progress(f"end game: the last {self.outcome.end_game} boxes by search ({self.clock.times()['total']:.2f} s)")
+        return end
+
+    def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int, bool]:
+        """A stage plan for ``goal`` (or None), the horizon below which no careless plan
+        exists, and whether the plan is a careful one: first a careless try (any end state not
+        known dead that keeps the goal order, ``keep_order``) for half the stage time, then a
+        careful one (``keep_live``, ``keep_fillable``) for the rest, whose plan is taken when it
+        finds one. When the careless try finds no plan that keeps the order, a careless try
+        without it takes the rest of the time instead, from horizon 1 (the order's refutations
+        do not hold for it), and no careful try follows (it keeps the order too). Horizons below
+        ``start`` are known to have no careless plan. The careful try starts at the horizon
+        where the careless one stopped: a careful plan is a careless one, so every shorter
+        horizon is already refuted, as it is for the next end state tried from ``state``
+        (``search``), which must also differ from this one. The last stage, whose plan ends the
+        search, gets ``FINAL_STAGE_TIMES`` stage times: the last box often needs the longest
+        plan, and a pass that fails there starts over."""
+        began = time.perf_counter()
+        seconds = self.stage_seconds * (FINAL_STAGE_TIMES if goal.need == len(state.goals) else 1)
+        careless = self.try_stage(state, replace(goal, keep_order=True), seconds / 2, start)
+        assert self.session is not None  # try_stage ran in it
+        refuted_below = self.session.stopped_at
+        careful = None
+        if careless is None:  # none keeps the goal order (in time, or at all): one that breaks it
+            careless = self.try_stage(state, goal, seconds - (time.perf_counter() - began), 1)
+            refuted_below = self.session.stopped_at
+            if careless is None and not self.session.ran_out:
+                return None, refuted_below, False  # no plan at any horizon
+        else:
+            rest = seconds - (time.perf_counter() - began)
+            careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True, keep_order=True), rest,
+                                     refuted_below)
+        found = careful or careless
+        if found is not None:
+            self.outcome.stages_solved += 1
+            self.progress(f"stage {goal.need}: {found[0].describe()} ({self.clock.times()['total']:.2f} s)")
+        return found, refuted_below, careful is not None
+
+    def trapped(self, state: Level) -> bool:
+        """Whether a careless stage's end state (one the careful try would have refused) is a
+        trap, proven dead by a search (``traps.py``) of at most ``TRAP_SHARE`` stage times, the
+        time the pass has left, and what keeps all proofs within ``TRAP_TIME_SHARE`` of the
+        search's time (on many boxes a proof rarely ends: XSokoban 48 spent 71 of 300 s on
+        them without one)."""
+        assert self.session is not None  # stage() ran in it
+        traps = self.session.traps
+        spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - traps.seconds
+        if not traps.prove_dead(state, max(0.0, min(TRAP_SHARE * self.stage_seconds, self.pass_left(), spare))):
+            return False
+        self.outcome.traps += 1
+        self.progress(f"staged: a careless end state with {len(state.boxes & state.goals)} boxes placed is a trap, proven dead")
+        return True
+
+    def try_stage(self, state: Level, goal: StageGoal, seconds: float, start: int) -> tuple[StagePlan, Level] | None:
+        """One try at ``goal`` for at most ``seconds`` (and the pass's time), asking the
+        horizons from ``start``."""
+        clock = Clock(limit=min(seconds, self.pass_left()))
+        assert self.session is not None  # run() made it
+        found = self.session.plan(state, goal, clock, start)
+        self.clock.ground += clock.ground
+        self.clock.solve += clock.solve
+        self.cut_short |= self.session.ran_out
+        return found
+
+
+def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
+    """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit).
+    With several stage families, each keeps a search (and a clingo session) of its own, and they
+    take turns pass by pass, so each family's stage time grows as it would alone."""
+    check_stage_families(config)
+    searches = [StagedSearch(stage_config(config, family), clock, budget, progress) for family in config.stage_families]
+    outcome = StagedOutcome(None)
+    active = list(searches)
+    while active and outcome.plan is None:
+        for search in list(active):
+            if search.left() <= 0 or search.finished:
+                active.remove(search)
+                continue
+            outcome.plan = search.one_pass(level)
+            if outcome.plan is not None:
+                break
+    outcome.stages_solved = sum(search.outcome.stages_solved for search in searches)
+    sessions = [search.session for search in searches if search.session is not None]
+    outcome.test_seconds = sum(session.test_seconds + session.traps.seconds for session in sessions)
+    outcome.traps = sum(search.outcome.traps for search in searches)
+    outcome.end_game = max(search.outcome.end_game for search in searches)
+    outcome.end_game_from_start = any(search.outcome.end_game_from_start for search in searches)
+    forward = [search.outcome for search in searches if search.outcome.most_placed is not None]
+    if forward:
+        farthest = max(forward, key=lambda found: found.most_placed or 0)
+        outcome.most_placed, outcome.farthest = farthest.most_placed, farthest.farthest
+    backward = [search.outcome for search in searches if search.outcome.most_home is not None]
+    if backward:
+        nearest = max(backward, key=lambda found: found.most_home or 0)
+        outcome.most_home, outcome.nearest_home = nearest.most_home, nearest.nearest_home
+    return outcome

@@ -1,0 +1,342 @@
+"""Corral deadlocks (the Sokoban wiki's name; YASS and Rolling Stone search them too): boxes
+that fence off floor the player cannot reach, and that cannot all be brought onto goals even
+when every other box is taken off the board.
+
+A sound test for any state: taking boxes away only frees squares and the player's walks, so
+the pushes of the fence's boxes in any plan from the state (a plan puts every box on a goal)
+are a plan of this smaller problem too. When a search of the smaller problem runs out of
+states, no plan exists from the state. The search gives up (and the state passes) when the
+player gets into the fenced floor (the fence is open: the question grows) or after
+``CORRAL_STATES`` states, so it stays cheap. Each fence's search is cached by the fence, the
+player's side of it and the pocket: the stages meet the same fences in state after state.
+
+When the fence's boxes alone leave the pocket open, the boxes that touch them join, ring by
+ring (up to ``CORRAL_BOXES``): a box on a goal in the mouth of a tunnel, held there by the box
+behind it, seals a room that none of its boxes touches (Microban 139: a box left in the side
+room with the player shut out below).
+
+It catches what the static tests miss: three boxes round a pocket in a corner, say, each of
+which could still reach a goal alone (dead squares) and none of which is frozen on its own.
+
+Group deadlocks, the same relaxation on few boxes wherever they stand (the pattern search of
+Junghanns & Schaeffer's Rolling Stone, which finds deadlock patterns by searching a subset of
+the boxes): any two boxes, and three that stand near each other, at least one off the goals,
+that cannot all be moved onto goals with every other box taken away. Two boxes against a wall
+that can only reach the same goal there, say, or three boxes in a room with two goals whose
+only way out they block themselves. Each group's search is cached, so the stages pay for a
+group once.
+
+Most groups and fences the stages test are not dead, so each search first tries to place the
+boxes one at a time, each alone with the others standing as walls and a placed box a wall on
+its goal (``placed_one_by_one``, a few lone-box searches, each box aiming first at the goals of
+the deepest packing layer, then at any): such a plan is a plan of the group, so the answer is
+the same as the search of all its boxes together would give, found sooner (XSokoban 24's pairs:
+356 states each that way). The search of all the boxes follows only when
+that finds none; it runs depth first along a plateau of equal distance (the order does not
+change what a search run to the end proves).
+
+With ``pulls`` the same for the reverse search (the level turned round, boxes pulled).
+
+Frozen goals (``dead_freeze``, pushes only): boxes that can never move again (the freeze
+strategy's test, ``encodings/strategies/freeze/push.lp``: each blocked on both axes by a wall,
+another such box, or two dead squares) are walls for good, on goals too. A state is dead when
+one stands off a goal, or when some goals have fewer boxes on the squares from which a box
+could be pushed alone onto one of them round those walls than there are goals (a goal room
+sealed by its own filled goals is the typical case: no box stands on such a square, and none
+can get to one, or it could reach the goal from there). Sound: the frozen boxes stay in every
+plan from the state, and each other box's pushes in a plan take it to its goal round them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import combinations
+
+from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
+from sokoasp.sokoban.bitboard import board_of, floor_mask
+from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.sokoban.push_search import matching, push_search
+
+CORRAL_BOXES = 5  # fences of more boxes are not searched
+CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
+GROUP_STATES = 300  # the search of one group of boxes gives up after this many states (dead groups need far fewer)
+ONE_BY_ONE_SEARCHES = 3  # placed_one_by_one tries at most this many lone-box searches a group
+ONE_BY_ONE_STATES = 100  # and gives each up after this many states
+NEAR = 2  # three boxes form a group when two of their pairs stand this near (in rows and columns)
+
+
+def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
+    """The boxes of a corral deadlock in ``state`` (``pulls``: boxes are pulled), or None when
+    the test finds none."""
+    region = player_region(state.floor, state.boxes, state.player)
+    for pocket in pockets(state.floor, state.boxes | region):
+        for fence in fences(state.boxes, touching(state.boxes, pocket)):
+            side = player_side(state.floor, fence, state.player)
+            if fence_is_dead(state.floor, state.goals, fence, side, pocket, pulls):
+                return fence
+    return None
+
+
+def player_side(floor: frozenset[Cell], boxes: frozenset[Cell], player: Cell) -> Cell:
+    """The least square the player can walk to with only ``boxes`` on ``floor``: the player's
+    side of them, all a search of those boxes alone depends on (states that differ elsewhere
+    pose the same question)."""
+    board = board_of(floor)
+    region = board.flood(floor_mask(floor) & ~board.mask(boxes), board.bit(player))
+    return board.cell(region & -region)
+
+
+def touching(boxes: frozenset[Cell], cells: frozenset[Cell]) -> frozenset[Cell]:
+    """The boxes next to one of ``cells`` (in a row or column), or on one."""
+    return frozenset(box for box in boxes if box in cells or any(add(box, d) in cells for d in DIRECTIONS.values()))
+
+
+def fences(boxes: frozenset[Cell], fence: frozenset[Cell]) -> Iterator[frozenset[Cell]]:
+    """``fence``, then the fence with the boxes that touch it, ring by ring, while it has at most
+    ``CORRAL_BOXES`` boxes. A box that only shields the fence from the player (it stands in the
+    mouth of the tunnel that leads round to it) seals the pocket too, and any subset of the
+    state's boxes is as sound a relaxation as the fence alone (taking boxes away only adds plans)."""
+    while len(fence) <= CORRAL_BOXES:
+        yield fence
+        ring = touching(boxes, fence)
+        if ring == fence:
+            return
+        fence = ring
+
+
+def pockets(floor: frozenset[Cell], blocked: frozenset[Cell] | set[Cell]) -> list[frozenset[Cell]]:
+    """The connected parts of ``floor`` less ``blocked``, each sorted into the list by its least
+    cell (flooded as bits of ``board_of(floor)``)."""
+    board = board_of(floor)
+    parts = board.parts(floor_mask(floor) & ~board.mask(blocked))
+    return sorted((frozenset(board.cells(part)) for part in parts), key=min)
+
+
+@lru_cache(maxsize=65_536)
+def fence_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], fence: frozenset[Cell], side: Cell,
+                  pocket: frozenset[Cell], pulls: bool) -> bool:
+    """True when the boxes of ``fence`` alone (every other box taken away, the player on the
+    ``side`` of them) cannot all be moved onto goals; the search gives up when the player gets
+    into ``pocket`` or after ``CORRAL_STATES`` states. Cached: the stages meet the same fences
+    in state after state (XSokoban 10: 311 searches in 57 end states, 31 of them different)."""
+    return cannot_all_reach_goals(floor, goals, fence, side, pulls, CORRAL_STATES, pocket)
+
+
+def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
+                           pulls: bool, limit: int, escape: frozenset[Cell] = frozenset()) -> bool:
+    """True when ``boxes``, alone on ``floor``, cannot all be moved onto ``goals`` (``pulls``: by
+    pulls); False when they can, or the player gets into ``escape``, or the search meets
+    ``limit`` states first."""
+    distance = lone_box_distances(floor, goals, pulls)
+    if any(box not in distance for box in boxes):
+        return True  # a box on a dead square (the dead strategy prunes these already)
+    if placed_one_by_one(floor, goals, boxes, player, distance, pulls, [ONE_BY_ONE_SEARCHES]):
+        return False
+    return push_search(floor, boxes, player, distance, goals, pulls, limit, escape, newest_first=True) is False
+
+
+def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
+                      distance: dict[Cell, int], pulls: bool, budget: list[int]) -> bool:
+    """True when ``boxes`` can be moved onto goals one at a time, each alone with the others
+    standing as walls, a placed box a wall on its goal (``pulls``: by pulls): a plan of the
+    group, so ``cannot_all_reach_goals`` answers False without searching the boxes together.
+    Most groups the stages test are not dead, and two lone-box searches cost far less than one
+    over both boxes (XSokoban 24: 356 states a pair). Each box aims first at the goals to fill
+    first (``goals_filled_first``), then at any: placed on the nearest goal, a box often shuts
+    a goal room's inner goals off from the others. False when no such order is found within
+    ``budget[0]`` lone-box searches of ``ONE_BY_ONE_STATES`` states (the budget is spent).
+    Pulled boxes aim at any goal (start square) at once: packing layers are worked out for
+    pushes."""
+    if not boxes:
+        return True
+    first = goals if pulls else goals_filled_first(floor, goals)
+    aims = [(first, lone_box_distances(floor, first, pulls)), (goals, distance)] if first != goals else [(goals, distance)]
+    for box in sorted(boxes, key=lambda cell: (distance[cell], cell)):
+        for targets, to_targets in aims:
+            if box not in to_targets:
+                continue
+            if budget[0] <= 0:
+                return False
+            budget[0] -= 1
+            others, path = boxes - {box}, list[tuple[Cell, Cell]]()
+            free = floor - others
+            if push_search(free, frozenset({box}), player, to_targets, targets & free, pulls, ONE_BY_ONE_STATES,
+                           path=path, newest_first=True) is not True:
+                continue
+            goal, stand = placed_at(box, player, path, pulls)
+            if placed_one_by_one(floor - {goal}, goals - {goal}, others, stand, distance, pulls, budget):
+                return True
+    return False
+
+
+@lru_cache(maxsize=65_536)
+def goals_filled_first(floor: frozenset[Cell], goals: frozenset[Cell]) -> frozenset[Cell]:
+    """The goals of the deepest packing layer (``analysis.goal_layers``: a goal area is filled
+    from the deepest layer out), or every goal when the goals cannot be emptied by pulling."""
+    layers = goal_layers(floor, goals)
+    if not layers:
+        return goals
+    deepest = max(layers.values())
+    return frozenset(goal for goal, layer in layers.items() if layer == deepest)
+
+
+def placed_at(box: Cell, player: Cell, path: list[tuple[Cell, Cell]], pulls: bool) -> tuple[Cell, Cell]:
+    """The goal a lone box's moves ``path`` end on, and where the player stands then."""
+    if not path:
+        return box, player  # on a goal already
+    before, after = path[-1]
+    return after, (2 * after[0] - before[0], 2 * after[1] - before[1]) if pulls else before
+
+
+def dead_group(state: Level, pulls: bool = False,
+               moved: frozenset[Cell] | None = None) -> tuple[frozenset[Cell], frozenset[Cell] | None] | None:
+    """A few boxes of ``state``, at least one off the goals, that cannot all be moved onto goals
+    even with every other box taken away (``pulls``: boxes are pulled), and the player squares
+    from which that holds (None: from every square); or None: any two boxes, then three that
+    stand near each other. With ``moved``, only groups holding one of those boxes: a group that
+    stood the same in the state before, the player on its side then as now (walking and moving
+    other boxes never takes the player across it), was looked at there."""
+    for group in box_groups(sorted(state.boxes), moved):
+        if not state.goals.issuperset(group):
+            sides = group_sides(state.floor, group)
+            side = next((least for least, cells in sides if state.player in cells), sides[-1][0])
+            if group_is_dead(state.floor, state.goals, group, side, pulls):
+                dead = [index for index, (least, _) in enumerate(sides)
+                        if group_is_dead(state.floor, state.goals, group, least, pulls)]
+                if len(dead) == len(sides):
+                    return frozenset(group), None
+                return frozenset(group), frozenset().union(*(side_cells(state.floor, group, sides, i) for i in dead))
+    return None
+
+
+def side_cells(floor: frozenset[Cell], group: tuple[Cell, ...], sides: tuple[tuple[Cell, frozenset[Cell]], ...],
+               index: int) -> frozenset[Cell]:
+    """The squares of the ``index``-th of ``group_sides`` (the largest: what the others leave)."""
+    if index < len(sides) - 1:
+        return sides[index][1]
+    return floor.difference(group, *(cells for _, cells in sides))
+
+
+@lru_cache(maxsize=65_536)
+def group_sides(floor: frozenset[Cell], group: tuple[Cell, ...]) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
+    """The parts of ``floor`` that ``group`` splits it into, each as (its least cell, its cells),
+    the largest last with no cells listed (a square in no other part is in it). Cached: the
+    stages ask for the same groups in state after state."""
+    parts = sorted(pockets(floor, set(group)), key=len)
+    return tuple((min(part), part) for part in parts[:-1]) + ((min(parts[-1]), frozenset()),)
+
+
+def box_groups(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> Iterator[tuple[Cell, ...]]:
+    """Every two of ``boxes`` (sorted), then every three two of whose pairs stand near each
+    other, in the order of ``combinations``; with ``moved``, only those holding one of them
+    (found from those boxes: the searches ask after every push, with one box moved)."""
+    if moved is None:
+        yield from combinations(boxes, 2)
+        yield from near_triples(boxes)
+        return
+    yield from sorted({(box, other) if box < other else (other, box) for box in moved for other in boxes if other != box})
+    yield from near_triples(boxes, moved)
+
+
+def near_triples(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> list[tuple[Cell, ...]]:
+    """The triples of ``box_groups``: one box near both others (two near pairs share a box),
+    found from each box's near neighbours instead of from every triple (32 boxes: 4,960); with
+    ``moved``, those holding one of them: it is the centre, or near the centre."""
+    close = {box: [other for other in boxes if other != box and near(box, other)]
+             for box in (boxes if moved is None else sorted(moved))}
+    triples: set[tuple[Cell, ...]] = set()
+    for centre, neighbours in close.items():
+        triples.update(tuple(sorted((centre, a, b))) for a, b in combinations(neighbours, 2))
+        if moved is not None:
+            for middle in neighbours:  # the centre near the moved box
+                triples.update(tuple(sorted((centre, middle, other))) for other in boxes
+                               if other != centre and other != middle and near(middle, other))
+    return sorted(triples)
+
+
+def near(a: Cell, b: Cell) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= NEAR
+
+
+@lru_cache(maxsize=65_536)
+def group_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], group: tuple[Cell, ...], player: Cell,
+                  pulls: bool) -> bool:
+    """``cannot_all_reach_goals`` for the boxes of ``group``, cached: the stages meet the same
+    groups in state after state."""
+    return cannot_all_reach_goals(floor, goals, frozenset(group), player, pulls, GROUP_STATES)
+
+
+AXES = ((1, 0), (0, 1))
+
+
+def frozen_boxes(state: Level) -> frozenset[Cell]:
+    """The boxes of ``state`` that can never move again: what is left when boxes that can move
+    along an axis (both neighbours floor without a box, or with a box that can move, and not
+    both dead squares) are taken out until none is left to take (encodings/strategies/freeze)."""
+    axes, boxes = box_axes(state.floor, state.goals), state.boxes
+    stuck = [box for box in boxes if not any(ahead not in boxes and behind not in boxes for ahead, behind in axes[box])]
+    movable = set(boxes.difference(stuck))
+    grown = True
+    while grown:
+        grown = False
+        for box in stuck:
+            if box not in movable and any((ahead not in boxes or ahead in movable) and (behind not in boxes or behind in movable)
+                                          for ahead, behind in axes[box]):
+                movable.add(box)
+                grown = True
+    return boxes - movable
+
+
+@lru_cache(maxsize=256)
+def box_axes(floor: frozenset[Cell], goals: frozenset[Cell]) -> dict[Cell, tuple[tuple[Cell, Cell], ...]]:
+    """Each square's axes along which a box there could move, boxes aside: its two neighbours
+    on the axis, both floor and not both dead squares (cached per floor: the searches ask
+    ``frozen_boxes`` after every push)."""
+    live = lone_box_distances(floor, goals)
+    table: dict[Cell, tuple[tuple[Cell, Cell], ...]] = {}
+    for square in floor:
+        sides = ((add(square, axis), (square[0] - axis[0], square[1] - axis[1])) for axis in AXES)
+        table[square] = tuple((ahead, behind) for ahead, behind in sides
+                              if ahead in floor and behind in floor and (ahead in live or behind in live))
+    return table
+
+
+def dead_freeze(state: Level) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
+    """(boxes, empty): every state with boxes on ``boxes`` and none on ``empty`` is dead, as
+    this one is (see the module's note on frozen goals); or None. Pushes only."""
+    frozen = frozen_boxes(state)
+    if not frozen:
+        return None
+    if not frozen <= state.goals:
+        return frozen, frozenset()  # a frozen box off the goals
+    free = state.floor - frozen
+    sources = {goal: frozenset(lone_box_distances(free, frozenset({goal}))) for goal in sorted(state.goals - frozen)}
+    area = area_short_of_boxes(sources, state.boxes - frozen)
+    if area is None:
+        return None
+    return frozen | (state.boxes & area), area - state.boxes
+
+
+def area_short_of_boxes(sources: dict[Cell, frozenset[Cell]], boxes: frozenset[Cell]) -> frozenset[Cell] | None:
+    """The sources of some goals that hold fewer boxes than there are goals (a box reaches a
+    goal from the goal's ``sources``), or None when each goal can have a box of its own. A box
+    outside those squares can never get into them (it could reach a goal from there), so the
+    boxes in them now are all those goals will ever get. Found from a maximum matching: the
+    goals that alternating paths reach from a goal left without a box (Hall's theorem)."""
+    edges = {box: [goal for goal, cells in sources.items() if box in cells] for box in sorted(boxes)}
+    owner = matching(edges)
+    unmatched = [goal for goal in sources if goal not in owner]
+    if not unmatched:
+        return None
+    goal_of = {box: goal for goal, box in owner.items()}
+    short, todo = {unmatched[0]}, [unmatched[0]]
+    while todo:
+        for box in sorted(boxes & sources[todo.pop()]):
+            mate = goal_of.get(box)
+            if mate is not None and mate not in short:
+                short.add(mate)
+                todo.append(mate)
+    area = frozenset().union(*(sources[goal] for goal in short))
+    return area if len(boxes & area) < len(short) else None

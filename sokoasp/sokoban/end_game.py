@@ -1,0 +1,93 @@
+"""The end game of staged solving (sokoasp/staged.py): once at most ``END_GAME_BOXES`` boxes
+are off the goals, a search in Python may finish the plan at once, where the last stages, the
+longest of a staged search, would each ask clingo for one more box. Two best-first searches
+(``filling.push_search``), nearest to the goals first:
+
+- the boxes off the goals alone, those on goals as walls (``filling.fills_jointly``, the
+  careful stages' own test, given more states);
+- when that one proves that a box on a goal must move (Microban 143: the last box turns round
+  in a room whose goals are filled), every box, states with a dead group or a frozen box off
+  the goals cut (``traps.Traps.deadlocked``), nearest to the goals first
+  (``sokoasp.sokoban.box_search`` runs the same search from the start in the order of the cheapest
+  box-goal matching, which lost Microban I 93 and II 102 here: BENCHMARKS.md, "A search of
+  every box first").
+
+Backwards (pull-route stages, the level turned round) the boxes are pulled onto the start
+squares and the player must end able to walk home; each pull becomes a route of one pull.
+
+Not ASP: the moves come from a search in Python, and the result says how many boxes were off
+the goals when it took over. Sound: the joined plan is replayed from the start
+(``driver.validate``). INCOMPLETE, like the stages: when both searches fail (each within
+its states and the deadline, ``budget``), the stages go on as before.
+"""
+
+from __future__ import annotations
+
+from sokoasp.asp.models import Push, expand_pushes
+from sokoasp.asp.stage_ends import StagePlan
+from sokoasp.board.level import Cell, Level
+from sokoasp.sokoban.push_search import MatchingGuide, fills_jointly, push_search
+from sokoasp.sokoban.traps import Traps
+
+END_GAME_BOXES = 5  # the end game searches when at most this many boxes are off the goals
+END_GAME_STATES = 50_000  # each search gives up after this many states (the careful test: filling.JOINT_STATES)
+# A level of at most END_GAME_BOXES boxes is an end game after its first stage: the search of every box
+# may take this share of the stages' time left, and this many states (BENCHMARKS.md, "Few-box levels:
+# a longer end game"; from the start, a search of every box of Microban II 102 takes 127,000 states;
+# half the time left was too little for it after its first stage, "A cheaper deadlock prune")
+FEW_BOXES_SHARE = 0.8
+FEW_BOXES_STATES = 500_000
+
+
+def budget(boxes: int, stage_seconds: float, stages_left: float) -> tuple[float, int]:
+    """The seconds and states of an end game on a level of ``boxes`` boxes: a stage time and
+    ``END_GAME_STATES``; on a level the end game takes whole (at most ``END_GAME_BOXES`` boxes),
+    where the search of every box is all that is left to do, ``FEW_BOXES_SHARE`` of the stages'
+    time left (if that is longer) and ``FEW_BOXES_STATES``: cut at a stage time, its tries start
+    over from each new state and find nothing (Microban II 94, 97, 116, 125)."""
+    if boxes > END_GAME_BOXES:
+        return stage_seconds, END_GAME_STATES
+    return max(stage_seconds, FEW_BOXES_SHARE * stages_left), FEW_BOXES_STATES
+
+
+def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | None = None,
+           states: int = END_GAME_STATES) -> StagePlan | None:
+    """The plan that puts every box of ``state`` on a goal (``reverse``: by pulls, the player
+    ending where it can walk to ``home``), leaving the boxes on goals in place where it can; or
+    None when more than ``END_GAME_BOXES`` boxes are off the goals, or the searches find none
+    (the first in ``END_GAME_STATES`` states, the search of every box in ``states``, both before
+    ``deadline`` on the clock ``time.perf_counter``; the second runs when the first proves that a
+    box on a goal must move, or, with no box on a goal, when the first meets its state limit)."""
+    off = state.boxes - state.goals
+    if not off or len(off) > END_GAME_BOXES:
+        return None
+    path: list[tuple[Cell, Cell]] = []
+    found = fills_jointly(state, reverse, END_GAME_STATES, deadline, path, home, END_GAME_BOXES)
+    # with no box on a goal (from the start) the first search is the second without its prune, cut at
+    # END_GAME_STATES: where it meets that limit, the second goes on
+    if found is False or (found is None and not state.boxes & state.goals):
+        found = moving_every_box(state, deadline, reverse, path, home, states)
+    if found is not True:
+        return None
+    if reverse:
+        return StagePlan(routes=tuple((box, to, (2 * to[0] - box[0], 2 * to[1] - box[1])) for box, to in path))
+    return StagePlan(moves=pushed_moves(state, path))
+
+
+def pushed_moves(state: Level, path: list[tuple[Cell, Cell]]) -> str:
+    """The moves (walks and pushes) of ``path``'s pushes (box square before, after) from ``state``."""
+    return expand_pushes(state, [Push(box, (to[0] - box[0], to[1] - box[1])) for box, to in path])
+
+
+def moving_every_box(state: Level, deadline: float, reverse: bool, path: list[tuple[Cell, Cell]],
+                     home: Cell | None, states: int = END_GAME_STATES, matching: bool = False) -> bool | None:
+    """``filling.push_search`` over every box of ``state``, deadlocked states cut, nearest to the
+    goals first (``matching``: in the order of the cheapest box-goal matching,
+    ``filling.MatchingGuide``): whether some pushes (``reverse``: pulls) put a box on every
+    goal; None when cut short."""
+    traps = Traps(state, reverse)
+    if any(box not in traps.distance for box in state.boxes):
+        return False  # a box on a dead square
+    return push_search(state.floor, state.boxes, state.player, traps.distance, state.goals, reverse, states,
+                       deadline=deadline, prune=traps.deadlocked, path=path, home=home,
+                       guide=MatchingGuide(state.floor, state.goals, reverse) if matching else None)

@@ -1,0 +1,339 @@
+"""Can the empty goals still be filled while the filled ones stay put? A player-aware test for
+the end states of staged solving (sokoasp/staged.py), in the spirit of goal-room packing order.
+
+The boxes on filled goals count as walls. Each box off a goal needs an empty goal of its own
+(a matching) that it can be pushed to alone, the player walking around the walls and that box
+only. Which goals a lone box can reach is found by pulling it back from each empty goal, over
+states of box square and player region, as the dead-square analysis does without the player.
+
+A relaxation: if some push sequence fills every empty goal without moving a box on a filled
+goal, the test passes, since each box's own pushes in that sequence take it to its goal with
+the filled goals as walls and fewer boxes in the way (``tests/test_filling.py`` checks this
+against a breadth-first search). So a failed test proves that a filled goal must be emptied
+again; the goal room sealed by its entrance goal is the typical case.
+
+When few boxes are off the goals (at most ``JOINT_BOXES``), the test then searches their pushes
+together (``fills_jointly``, the boxes on goals as walls), which also finds boxes that only
+block each other: two boxes at the mouth of a pocket that the player must enter to free either.
+That search is exact for its question; it gives up after ``JOINT_STATES`` states, and the state
+then passes.
+
+With ``pulls``, the same for the reverse search (pull-route stages, ``sokoasp/staged.py``): the
+level turned round (boxes on the goals, the start squares as goals) and boxes moved by pulls.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections.abc import Callable
+from functools import lru_cache
+
+from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.sokoban.analysis import INFINITY, lone_box_distances, minimum_matching
+from sokoasp.sokoban.bitboard import board_of, floor_mask
+from sokoasp.sokoban.breadth_first import links_back
+
+JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off the goals
+JOINT_STATES = 2_000  # and gives up after this many states
+
+Prune = Callable[[frozenset[Cell], Cell, Cell], bool]  # (boxes, player, the box just moved) -> dead, never searched on
+
+
+def fillable(state: Level, pulls: bool = False) -> bool:
+    """False when the empty goals of ``state`` cannot all be filled without moving a box that
+    stands on a goal; True when they may be (``pulls``: boxes are pulled, not pushed)."""
+    return each_box_reaches_a_goal(state, pulls) and fills_jointly(state, pulls) is not False
+
+
+def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
+    """Each box off the goals has an empty goal of its own that it can be moved to alone."""
+    free = state.floor - (state.goals & state.boxes)
+    empty = sorted(state.goals - state.boxes)
+    reaches: dict[Cell, list[Cell]] = {}
+    for box in sorted(state.boxes - state.goals):
+        start = (box, lone_box_region(free, box, state.player))
+        reaches[box] = [goal for goal in empty if start in states_onto(free, goal, pulls)]
+    return len(matching(reaches)) == len(reaches)
+
+
+def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES, deadline: float = math.inf,
+                  path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None,
+                  most_boxes: int = JOINT_BOXES) -> bool | None:
+    """Whether moving only the boxes off the goals (those on goals are walls) can fill every
+    empty goal: a best-first search over (boxes, player region) states, nearest to the goals
+    first. None when more than ``most_boxes`` boxes are off the goals, or when the search
+    meets ``limit`` states or the clock passes ``deadline`` without an answer. When True,
+    ``path`` (if given) receives the moves that fill them (``push_search``); with ``home``,
+    the player must also be able to walk there at the end."""
+    fixed = state.goals & state.boxes
+    free, targets, start = state.floor - fixed, state.goals - fixed, state.boxes - fixed
+    if len(start) > most_boxes:
+        return None
+    distance = lone_box_distances(free, targets, pulls)
+    if any(box not in distance for box in start):
+        return False  # a box that cannot reach a goal alone
+    return push_search(free, start, state.player, distance, targets, pulls, limit, deadline=deadline, path=path,
+                       home=home)
+
+
+def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
+                targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
+                need: int | None = None, seen: set[tuple[int, int]] | None = None,
+                deadline: float = math.inf, prune: Prune | None = None,
+                path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None,
+                newest_first: bool = False, guide: MatchingGuide | None = None) -> bool | None:
+    """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
+    missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
+    ``targets`` (and the player able to walk to ``home``, if given) or the player able to walk
+    into ``escape``: a best-first search over (boxes, player region) states, least summed
+    ``distance`` first. None when it meets ``limit`` states first, or the clock
+    (``time.perf_counter``) passes ``deadline``. ``seen`` collects the (boxes, player region)
+    of the states taken up, as bits of ``board_of(free)``. A state
+    after the first that ``prune`` calls dead is taken up but counts for nothing and is not
+    searched on. A state's region is flooded when the state is taken up, not when it is found:
+    a search that heads straight for the goals floods a few of the states it finds (the flood
+    is most of its time). When it returns True, ``path`` (if given) receives the moves from
+    ``start`` to the state found, as (box square before, box square after). States as near
+    the goals are taken up in the order found, or ``newest_first`` (depth first along a
+    plateau: a plan sooner, where the order does not matter, as in a search run to the end).
+    With a ``guide`` (every box to a target of its own), a state is taken up in the order of its
+    cheapest box-target matching instead: the summed distance, a lower bound on it, orders the
+    states found, and a state whose matching is higher when it comes up goes back with that; of
+    states with the same matching, those whose summed distance equals it (no target counted for
+    two boxes) come up first."""
+    board = board_of(free)
+    open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
+    home_mask = 0 if home is None else board.bit(home)
+    enough = len(start) if need is None else need
+    seen = set() if seen is None else seen  # (boxes, player region) of the states taken up, as bits
+    taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
+    found = 0
+    # (boxes, player) bits -> the state before and the move (box square before, after); None at the start
+    came: dict[tuple[int, int], tuple[tuple[int, int], tuple[Cell, Cell]] | None] = {(board.mask(start), board.bit(player)): None}
+    # (priority, whether it is settled (the guide asked), order found, summed distance, boxes before the move, as
+    #  bits, the player's square, the box moved and the square it moved to, the latter as a bit, the player's
+    #  region before it moved); a state's boxes are built when it is taken up (most states found never are)
+    summed = sum(distance[box] for box in start)
+    todo: list[tuple[int, bool, int, int, frozenset[Cell], int, int, Cell | None, Cell | None, int, int]] = [
+        (summed, True, found, summed, start, board.mask(start), board.bit(player), None, None, 0, 0)]
+    steps = move_table(free, pulls)
+    while todo:
+        entry = heapq.heappop(todo)
+        priority, settled, _, summed, boxes, boxes_mask, stand, source, moved, moved_bit, before = entry
+        if (boxes_mask, stand) in taken:
+            continue
+        if moved is not None:
+            boxes = (boxes - {source}) | {moved}
+        if not settled and guide is not None:
+            matched = guide.cost(boxes, boxes_mask)
+            if matched >= INFINITY:
+                continue  # no box-target matching: no plan from here
+            if matched > priority:
+                found += 1
+                heapq.heappush(todo, (matched, True, found, summed, *entry[4:]))
+                continue
+        taken.add((boxes_mask, stand))
+        walkable = open_squares & ~boxes_mask
+        # squares still in the player's region: the region before, if the box moved onto a square out of it, or
+        # less that square where the square does not cut it (Board.ring_joined); the flood then starts nearly done
+        known = before if not before & moved_bit else before & ~moved_bit if board.ring_joined(walkable, moved_bit) else 0
+        region = board.flood(walkable, stand | known)
+        if (boxes_mask, region) in seen:
+            continue
+        if len(seen) >= limit or (deadline < math.inf and time.perf_counter() > deadline):
+            return None
+        seen.add((boxes_mask, region))
+        if moved is not None and prune is not None and prune(boxes, board.cell(stand), moved):
+            continue
+        if ((boxes_mask & on_targets).bit_count() >= enough and region & home_mask == home_mask) or region & escape_mask:
+            if path is not None:
+                path[:] = links_back(came, (boxes_mask, stand))
+            return True
+        for box in sorted(boxes):
+            box_bit, box_distance = board.bit(box), summed - distance[box]
+            for to, to_bit, stand_after, needs, blocked_by in steps[box]:
+                if needs & region and not blocked_by & boxes_mask and to in distance:
+                    moved_mask = boxes_mask ^ box_bit | to_bit
+                    if (moved_mask, stand_after) not in taken:
+                        found += 1
+                        came.setdefault((moved_mask, stand_after), ((boxes_mask, stand), (box, to)))
+                        after = box_distance + distance[to]
+                        heapq.heappush(todo, (after, guide is None, -found if newest_first else found, after,
+                                              boxes, moved_mask, stand_after, box, to, to_bit, region))
+    return False
+
+
+class MatchingGuide:
+    """The order of a search of every box (``push_search``'s ``guide``): each state's cheapest
+    matching of its boxes to targets of their own, on the fewest moves of each box alone to each
+    target (Junghanns & Schaeffer's lower bound). Where several boxes are nearest to one target,
+    the summed distance counts that target for each; the matching sends all but one elsewhere
+    (Microban II 131: 44 boxes that the summed distance leaves on a plateau)."""
+
+    def __init__(self, free: frozenset[Cell], targets: frozenset[Cell], pulls: bool) -> None:
+        self.tables = [lone_box_distances(free, frozenset([target]), pulls) for target in sorted(targets)]
+        self.known: dict[int, int] = {}  # the boxes, as bits -> their matching
+
+    def cost(self, boxes: frozenset[Cell], boxes_mask: int) -> int:
+        """The cheapest matching of ``boxes`` (``boxes_mask`` as bits) to the targets; INFINITY if none."""
+        if boxes_mask not in self.known:
+            self.known[boxes_mask] = minimum_matching([[table.get(box, INFINITY) for table in self.tables]
+                                                       for box in sorted(boxes)])
+        return self.known[boxes_mask]
+
+
+# A move of one box: its square after the move, and as bits that square, the player's square after the move,
+# the square the player must reach first and the squares that must hold no box
+Move = tuple[Cell, int, int, int, int]
+
+
+@lru_cache(maxsize=4096)
+def move_table(free: frozenset[Cell], pulls: bool) -> dict[Cell, tuple[Move, ...]]:
+    """Each square's pushes (``pulls``: pulls) on ``free``, in the order of ``DIRECTIONS``, the
+    walls already left out: the inner loop of ``push_search`` then asks two bit tests. A move
+    needs the player on its square to reach and no box on its squares to keep clear."""
+    board = board_of(free)
+    table: dict[Cell, tuple[Move, ...]] = {}
+    for box in free:
+        steps = []
+        for delta in DIRECTIONS.values():
+            ahead = add(box, delta)
+            behind = add(ahead, delta) if pulls else (box[0] - delta[0], box[1] - delta[1])
+            if ahead not in free or behind not in free:
+                continue
+            if pulls:  # the player steps back from ahead to behind, the box following it onto ahead
+                steps.append((ahead, board.bit(ahead), board.bit(behind), board.bit(ahead), board.bit(ahead) | board.bit(behind)))
+            else:  # the player from behind pushes the box onto ahead, stepping onto its square
+                steps.append((ahead, board.bit(ahead), board.bit(box), board.bit(behind), board.bit(ahead)))
+        table[box] = tuple(steps)
+    return table
+
+
+class GoalOrder:
+    """The blocking pairs of the states of one staged search. A state's pair (g, h): while a box
+    stays on goal g, no box of the state off the goals can be pushed (``pulls``: pulled) onto
+    goal h, alone, the player anywhere: with g a wall, h is beyond reach of every box still to
+    be placed. A state with g filled and h empty fails ``fillable``, whatever else it holds:
+    more walls reach less. They come from the squares each box still to be placed can reach
+    with g a wall: those reached from the search's start (``GoalOrder(state).pairs(state)``
+    gives a state's own pairs exactly), and for a box that has gone where none of them reaches
+    (past g, while it was empty), those reached from its square, each search kept for the
+    stages after."""
+
+    def __init__(self, start: Level, pulls: bool) -> None:
+        self.floor, self.goals, self.pulls = start.floor, start.goals, pulls
+        sources = start.boxes - start.goals
+        self.from_start = {goal: reached_squares(start.floor - {goal}, sources, pulls) for goal in start.goals}
+        self.from_square: dict[tuple[Cell, Cell], frozenset[Cell]] = {}
+
+    def pairs(self, state: Level) -> list[tuple[Cell, Cell]]:
+        """The blocking pairs of ``state``, or fewer: a box that has gone where the start's
+        boxes reach it may reach less from there."""
+        pairs: list[tuple[Cell, Cell]] = []
+        for goal in sorted(self.goals):
+            reached = self.from_start[goal]
+            for box in sorted(state.boxes - state.goals - reached):
+                reached = reached | self.reached_from(goal, box)
+            pairs += [(goal, other) for other in sorted(self.goals - {goal}) if other not in reached]
+        return pairs
+
+    def order(self, state: Level) -> list[tuple[Cell, Cell]]:
+        """The pairs of ``state`` that make an order: those on a cycle left out. Goals that
+        shut each other out (g after h, h after g) cannot both be filled by the boxes where
+        they stand now; some box must first go where it reaches the other (backwards, on
+        Microban 153, a box reaches column 4 only by way of the middle room). The order
+        leaves such goals to the search."""
+        pairs = self.pairs(state)
+        after: dict[Cell, set[Cell]] = {goal: set() for goal in self.goals}
+        for goal, other in pairs:
+            after[goal].add(other)
+        return [(goal, other) for goal, other in pairs if goal not in reachable(after, other)]
+
+    def reached_from(self, goal: Cell, box: Cell) -> frozenset[Cell]:
+        if (goal, box) not in self.from_square:
+            self.from_square[goal, box] = reached_squares(self.floor - {goal}, frozenset({box}), self.pulls)
+        return self.from_square[goal, box]
+
+
+def reachable(edges: dict[Cell, set[Cell]], start: Cell) -> set[Cell]:
+    """The nodes reached from ``start`` along ``edges``, ``start`` too."""
+    seen, todo = {start}, [start]
+    while todo:
+        for node in edges[todo.pop()] - seen:
+            seen.add(node)
+            todo.append(node)
+    return seen
+
+
+def reached_squares(free: frozenset[Cell], sources: frozenset[Cell], pulls: bool) -> frozenset[Cell]:
+    """The squares of ``free`` a lone box can be pushed (``pulls``: pulled) to from one of
+    ``sources``, the player starting anywhere beside it and walking round."""
+    return frozenset(box for box, _ in lone_box_states(free, sources, pulls, backwards=False))
+
+
+@lru_cache(maxsize=4096)
+def states_onto(free: frozenset[Cell], goal: Cell, pulls: bool) -> frozenset[tuple[Cell, int]]:
+    """The (box square, player's region as bits of ``board_of(free)``) states from which a lone
+    box can be pushed (``pulls``: pulled) onto ``goal``, walking and moving the box on ``free``
+    only: the search moving the box back from ``goal``."""
+    return frozenset(lone_box_states(free, frozenset({goal}), pulls, backwards=True))
+
+
+def lone_box_states(free: frozenset[Cell], starts: frozenset[Cell], pulls: bool, backwards: bool) -> set[tuple[Cell, int]]:
+    """The (box square, player's region) states a lone box on ``free`` reaches by pushes
+    (``pulls``: pulls) from a square of ``starts``, the player anywhere beside it; ``backwards``,
+    the states from which it reaches one (a push undone is a pull: the player steps back from
+    the box and the box follows; a pull undone is a push)."""
+    board, moves = board_of(free), move_table(free, pulls != backwards)
+    todo = [(box, lone_box_region(free, box, add(box, delta)))
+            for box in starts for delta in DIRECTIONS.values() if add(box, delta) in free]
+    seen: set[tuple[Cell, int]] = set()
+    while todo:
+        state = todo.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        box, region = state
+        for to, _, player_after, needs, _ in moves[box]:
+            if needs & region:
+                todo.append((to, lone_box_region(free, to, board.cell(player_after))))
+    return seen
+
+
+def lone_box_region(free: frozenset[Cell], box: Cell, player: Cell) -> int:
+    """The player's region, as bits of ``board_of(free)``, with one box on ``box``: the key of a
+    lone-box state, the same in ``states_onto`` and in the states looked up there. Flooded once
+    per (box, player) square for each ``free`` (``lone_box_regions``): the searches onto each
+    goal of a state meet the same squares again and again."""
+    known = lone_box_regions(free)
+    region = known.get((box, player))
+    if region is None:
+        board = board_of(free)
+        region = known[box, player] = board.flood(floor_mask(free) & ~board.bit(box), board.bit(player))
+    return region
+
+
+@lru_cache(maxsize=256)
+def lone_box_regions(free: frozenset[Cell]) -> dict[tuple[Cell, Cell], int]:
+    """``lone_box_region``'s floods on ``free``, by (box, player) square, filled as they are asked."""
+    return {}
+
+
+def matching(edges: dict[Cell, list[Cell]]) -> dict[Cell, Cell]:
+    """A maximum matching (goal -> box) by augmenting paths."""
+    owner: dict[Cell, Cell] = {}
+
+    def assign(box: Cell, visited: set[Cell]) -> bool:
+        for goal in edges[box]:
+            if goal not in visited:
+                visited.add(goal)
+                if goal not in owner or assign(owner[goal], visited):
+                    owner[goal] = box
+                    return True
+        return False
+
+    for box in edges:
+        assign(box, set())
+    return owner

@@ -1,0 +1,150 @@
+"""Traps: stage end states proven dead by an exhaustive push search (sokoasp/staged.py).
+
+A greedy stage can end in a state from which no plan exists although no pattern test catches
+it: XSokoban 38 after five boxes, where an empty goal is walled in by three filled goals that
+can never be moved off again, or 18 after six. The stages below such a state fill other goals
+and fail only at the last ones, so the depth-first search spends pass after pass in there.
+
+The proof: every plan from a state with ``k`` boxes on goals passes through a state with
+``k + 1`` (a push changes the count by at most one), and only through states from which a plan
+exists: never one with a box on a dead square, a dead group of boxes (``deadlocks.dead_group``:
+only groups holding the box just pushed are new) or, forwards, a frozen box off a goal
+(``deadlocks.dead_freeze``). So when a search over pushes from the state, those states
+pruned, runs out of states without ever reaching ``k + 1`` boxes on goals, the state is dead,
+and so is every state it took up (the same holds from each, as the search went on from every
+state it did not prune; a pruned state is dead by its test). Backwards (pull-route stages, the
+level turned round) the same holds for pulls: boxes onto start squares. The pruning proves
+states from which a box more can be placed, but only into a deadlock: all three of XSokoban
+81's careless end states in a 60 s run (the search alone can prove none of them), and all nine
+of 38's with five boxes placed, in 14 s at most (the search alone: two of them in 30 s).
+
+The search is ``filling.push_search`` (best first, towards the goals, so a state that is not
+dead mostly stops after a few states) with a time limit (and ``MOST_STATES``, for memory); a
+search that meets it proves nothing, and the state is tried again only with more time. Proofs
+hold for the level, so they are kept across passes. SOUND: only states from which no plan
+exists are turned away (``tests/test_traps.py`` checks each proof against a breadth-first
+search).
+
+A ``whole`` proof asks for every box placed rather than one more: the room stages
+(``sokoasp.asp.room_stages``) prove so that the boxes left outside a goal room cannot all come in,
+the room's boxes as walls. The same argument holds, with "every box placed" for "k + 1". A
+part proof (``dead_part``) asks it of a few boxes near each other alone, the others
+taken away: the pushes of those boxes in any plan, the others gone, would place them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from sokoasp.board.level import Cell, Level
+from sokoasp.sokoban.analysis import lone_box_distances
+from sokoasp.sokoban.bitboard import board_of, floor_mask
+from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.sokoban.deadlocks import dead_freeze, dead_group
+from sokoasp.sokoban.push_search import push_search
+
+MOST_STATES = 1_000_000  # a search stops after this many states, whatever its time (memory: ~100 bytes a state)
+
+
+class Traps:
+    """The states of one level (or the level turned round, ``pulls``) proven dead so far: states
+    from which no box more can be placed, or (``whole``) not every box."""
+
+    def __init__(self, level: Level, pulls: bool, whole: bool = False) -> None:
+        self.level, self.pulls, self.whole = level, pulls, whole  # its floor and goals (the boxes and player vary)
+        self.distance = lone_box_distances(level.floor, level.goals, pulls)
+        self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
+        self.dead: set[tuple[int, int]] = set()  # (boxes, player region), as bits, of the states proven dead
+        self.tried: dict[tuple[int, int], float] = {}  # states whose search met its limit: its seconds
+        self.dead_parts: set[tuple[frozenset[Cell], Cell]] = set()  # (boxes, least square of the player's region): proven unplaceable
+        self.live_parts: set[tuple[frozenset[Cell], Cell]] = set()  # and those found placeable
+        self.proofs = 0  # searches that proved their state dead
+        self.seconds = 0.0  # spent in the searches
+
+    def key(self, state: Level) -> tuple[int, int]:
+        boxes = self.board.mask(state.boxes)
+        return boxes, self.board.flood(self.open_squares & ~boxes, self.board.bit(state.player))
+
+    def known_dead(self, state: Level) -> bool:
+        return bool(self.dead) and self.key(state) in self.dead
+
+    def prove_dead(self, state: Level, seconds: float, most_states: int = MOST_STATES) -> bool:
+        """Whether ``state`` is dead: known, or proven now by a search of at most ``seconds``
+        and ``most_states`` states (skipped when one with at least as much time met its limit
+        before)."""
+        placed = len(state.boxes & self.level.goals)
+        if placed == len(state.boxes):
+            return False  # every box placed: there is no box more to place
+        key = self.key(state)
+        if key in self.dead:
+            return True
+        if self.tried.get(key, 0.0) >= seconds:
+            return False
+        if any(box not in self.distance for box in state.boxes):
+            self.dead.add(key)  # a box on a dead square
+            return True
+        began, seen = time.perf_counter(), set[tuple[int, int]]()
+        found = push_search(self.level.floor, state.boxes, state.player, self.distance, self.level.goals, self.pulls, most_states,
+                            need=None if self.whole else placed + 1, seen=seen, deadline=began + seconds, prune=self.deadlocked,
+                            newest_first=True)
+        self.seconds += time.perf_counter() - began
+        if found is None:
+            self.tried[key] = seconds
+        if found is not False:
+            return False
+        self.dead |= seen
+        self.proofs += 1
+        return True
+
+    def dead_part(self, state: Level, seconds: float) -> frozenset[Cell] | None:
+        """Some neighbourhood of boxes (``neighbourhoods``) that cannot all be placed, the other
+        boxes taken away, with the player on its side (or a box on a dead square, alone), found
+        by searches of at most ``seconds`` in all (a part proven before is found whatever the
+        time); or None. Other boxes only block: a plan's pushes of those boxes alone, the
+        others gone, are a plan that places them. XSokoban 32: four boxes in a pocket below its
+        goal room, a box and the three within two squares of it, proven in a tenth of a second
+        where the whole state takes a second."""
+        lost = next((box for box in sorted(state.boxes) if box not in self.distance), None)
+        if lost is not None:
+            return frozenset({lost})
+        parts = list(self.parts(state))
+        known = next((part for part, key in parts if key in self.dead_parts), None)
+        if known is not None:
+            return known
+        deadline = time.perf_counter() + seconds
+        for part, key in parts:
+            if key in self.live_parts:
+                continue
+            began = time.perf_counter()
+            found = push_search(self.level.floor, part, state.player, self.distance, self.level.goals, self.pulls, MOST_STATES,
+                                deadline=deadline, newest_first=True)
+            self.seconds += time.perf_counter() - began
+            if found is None:
+                return None
+            if found is False:
+                self.dead_parts.add(key)
+                self.proofs += 1
+                return part
+            self.live_parts.add(key)
+        return None
+
+    def parts(self, state: Level) -> Iterator[tuple[frozenset[Cell], tuple[frozenset[Cell], Cell]]]:
+        """The neighbourhoods of ``state``'s boxes (``neighbourhoods``), each with its key in
+        ``dead_parts`` and ``live_parts``: the part and the least square of the player's region."""
+        for part in neighbourhoods(state.boxes):
+            yield part, (part, min(player_region(self.level.floor, part, state.player)))
+
+    def deadlocked(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
+        """A dead group holding the box just ``moved`` or, forwards, a frozen box off a goal."""
+        state = self.level.moved(boxes, player)
+        return (dead_group(state, self.pulls, moved=frozenset({moved})) is not None
+                or (not self.pulls and dead_freeze(state) is not None))
+
+
+def neighbourhoods(boxes: frozenset[Cell]) -> list[frozenset[Cell]]:
+    """For each box, it and the boxes within two squares of it (either way, diagonals too),
+    when that is more than one box and fewer than all, smallest first."""
+    found = {frozenset(other for other in boxes if max(abs(other[0] - box[0]), abs(other[1] - box[1])) <= 2)
+             for box in boxes}
+    return sorted((part for part in found if 1 < len(part) < len(boxes)), key=lambda part: (len(part), sorted(part)))

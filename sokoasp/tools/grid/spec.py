@@ -1,0 +1,355 @@
+"""A grid declaration (TOML or options): instances x encodings x strategy sets x clingo options.
+
+Example ``grid.toml``::
+
+    time_limit = 60          # seconds per run (grounding included)
+    memory_limit = 4000      # MB per run
+    max_horizon = 300
+    encodings = ["incremental", "push"]
+    strategies = [[], ["dead"], ["dead", "freeze", "bound"]]   # strategy sets
+    clingo_options = [[], ["--configuration=crafty"]]
+    start_factors = [1, 4]   # optional: first horizon = factor x the start scale (see --start-factor)
+    staged = [0, 10]         # optional, push families: seconds of staged solving first (0: none)
+    stage_encodings = ["push-macro", "push-macro+push-route"]  # optional, with staged: the stages' families
+    interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
+    goal_room = [0, 150]     # optional: seconds on the level with its goal room packed by macros first (0: none)
+    end_game = [true, false] # optional, with staged: the last few boxes by a search in Python (default: true)
+    search = [0, 10]         # optional: seconds of the search of every box in Python first (0: none; not ASP)
+    [[instances]]
+    path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
+    class = "microban"                    # optional; default: folder or collection name
+    levels = "1-3"                        # optional selection in a collection
+    record = "plans/microban_1-5.csv"     # optional: the collection's plan record (for record-prove)
+
+A strategy set is run only with the encodings it supports (others are skipped, and said so).
+The pseudo-encoding ``portfolio`` runs ``solve --portfolio`` (its members race on the cores;
+no strategy set, no clingo options), and ``portfolio-prove`` runs ``solve --portfolio
+--prove`` (then the time left proves the plan push-optimal): run such a grid with one worker.
+``record-prove`` runs ``solve --prove --record``: the whole time goes to proving the plan that
+the instance's ``record`` holds push-optimal, or finding a shorter one (one worker too; levels
+without a plan in the record are skipped).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.session import SolveConfig
+from sokoasp.asp.staged import can_stage, check_phases
+from sokoasp.asp.strategies import STRATEGIES
+from sokoasp.board.facts import digest
+from sokoasp.board.level import Level
+from sokoasp.board.loading import load_all
+from sokoasp.errors import InputError
+from sokoasp.portfolio import prove
+from sokoasp.portfolio import race as portfolio
+from sokoasp.tools.records import read_record
+
+KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
+        "staged", "stage_encodings", "interleave", "goal_room", "end_game", "search", "instances"}
+INSTANCE_KEYS = {"path", "class", "levels", "record"}
+LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
+PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
+PROVED_PORTFOLIO = "portfolio-prove"  # ... and then spends the time left proving its plan push-optimal (sokoasp.portfolio.prove)
+PORTFOLIOS = (PORTFOLIO, PROVED_PORTFOLIO)
+PROVED_RECORD = "record-prove"  # a grid "encoding" that proves the plan of the instance's record (sokoasp.portfolio.prove)
+OWN_CONFIGURATIONS = (*PORTFOLIOS, PROVED_RECORD)  # they take no strategies, options or phases of the grid
+
+
+@dataclass(frozen=True)
+class Instance:
+    name: str  # file[#level]
+    instance_class: str
+    level: Level
+    digest: str  # hash of the level's canonical facts
+    plan: str = ""  # the plan its collection's record holds, if one was given ("": none)
+
+
+@dataclass(frozen=True)
+class Run:
+    instance: Instance
+    encoding: str
+    strategies: tuple[str, ...]
+    clingo_options: tuple[str, ...]
+    time_limit: float
+    memory_limit: int | None
+    max_horizon: int
+    start_factor: int = 1
+    staged: float = 0.0  # seconds of staged solving before the horizon loop (0: none)
+    interleave: int = 1  # jump families: horizons asked in turn (1: one after another)
+    stage_encoding: str = ""  # with staged: the stages' push family ("": the encoding's own)
+    goal_room: float = 0.0  # seconds on the level with its goal room packed by macros first (0: none)
+    end_game: bool = True  # with staged: the last few boxes by a search in Python (sokoasp.sokoban.end_game)
+    search: float = 0.0  # seconds of the search of every box in Python first (sokoasp.sokoban.box_search; 0: none)
+
+    @property
+    def configuration(self) -> str:
+        """A short label: encoding+strategy+... [clingo options] [start Nx]."""
+        label = "+".join((self.encoding, *self.strategies))
+        label += f" [{' '.join(self.clingo_options)}]" if self.clingo_options else ""
+        label += f" [start {self.start_factor}x]" if self.start_factor != 1 else ""
+        label += f" [staged {self.staged:g} s]" if self.staged and not self.stage_encoding else ""
+        label += f" [staged {self.staged:g} s of {self.stage_encoding}]" if self.stage_encoding else ""
+        label += f" [goal room {self.goal_room:g} s]" if self.goal_room else ""
+        label += " [no end game]" if not self.end_game else ""
+        label += f" [search {self.search:g} s]" if self.search else ""
+        return label + (f" [interleave {self.interleave}]" if self.interleave != 1 else "")
+
+    @property
+    def key(self) -> str:
+        parts = [self.instance.digest, self.encoding, ",".join(self.strategies), " ".join(self.clingo_options),
+                 str(self.time_limit), str(self.memory_limit), str(self.max_horizon)]
+        if self.start_factor != 1:  # runs from before start factors existed keep their keys
+            parts.append(f"start={self.start_factor}")
+        if self.staged:
+            parts.append(f"staged={self.staged:g}")
+        if self.interleave != 1:
+            parts.append(f"interleave={self.interleave}")
+        if self.stage_encoding:
+            parts.append(f"stage_encoding={self.stage_encoding}")
+        if self.goal_room:
+            parts.append(f"goal_room={self.goal_room:g}")
+        if not self.end_game:
+            parts.append("end_game=0")
+        if self.search:
+            parts.append(f"search={self.search:g}")
+        if self.encoding in PORTFOLIOS:  # new members make a new configuration, never a stale "done"
+            parts.append(repr(portfolio.members_for(self.time_limit)))
+        if self.encoding == PROVED_RECORD:  # so do new provers, and a new plan in the record
+            parts += [repr(prove.provers(1)), self.instance.plan]
+        return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
+
+
+@dataclass
+class GridSpec:
+    instances: list[Instance]
+    encodings: list[str]
+    strategy_sets: list[tuple[str, ...]] = field(default_factory=lambda: [()])
+    clingo_options: list[tuple[str, ...]] = field(default_factory=lambda: [()])
+    time_limit: float = 60.0
+    memory_limit: int | None = None
+    max_horizon: int = 300
+    start_factors: list[int] = field(default_factory=lambda: [1])
+    staged: list[float] = field(default_factory=lambda: [0.0])
+    interleave: list[int] = field(default_factory=lambda: [1])
+    stage_encodings: list[str] = field(default_factory=lambda: [""])
+    goal_room: list[float] = field(default_factory=lambda: [0.0])
+    end_game: list[bool] = field(default_factory=lambda: [True])
+    search: list[float] = field(default_factory=lambda: [0.0])
+
+    def runs(self) -> tuple[list[Run], list[str]]:
+        """Every run of the matrix, and notes on combinations skipped as unsupported. The runs of
+        one instance come together, so its configurations run side by side (at the same load of
+        a shared machine) rather than one configuration's levels after another's."""
+        configurations: list[tuple] = []
+        skipped = []
+        matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
+                                   self.staged, self.interleave, self.stage_encodings, self.goal_room, self.end_game,
+                                   self.search)
+        for encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search in matrix:
+            stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
+            if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or staged or interleave != 1 or room
+                                                   or not end_game or search):
+                chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else
+                                                            f"staged {staged:g} s" if staged else
+                                                            f"goal room {room:g} s" if room else
+                                                            f"search {search:g} s" if search else "no end game")
+                skipped.append(f"{encoding} with {chosen}: it chooses its own")
+                continue
+            if not end_game and not staged and encoding not in OWN_CONFIGURATIONS:
+                skipped.append(f"{encoding} with no end game: the end game is part of staged solving")
+                continue
+            if staged and not stages and not can_stage(ENCODINGS[encoding]):
+                skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
+                continue
+            if interleave != 1 and not ENCODINGS[encoding].jumps:
+                skipped.append(f"{encoding} with interleave {interleave}: interleaving needs a jump family")
+                continue
+            problem = unsupported(encoding, strategies, staged, stages)
+            if problem:
+                skipped.append(f"{encoding} with {'+'.join(strategies)}: {problem}")
+                continue
+            configuration = (encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search)
+            if configuration not in configurations:
+                configurations.append(configuration)
+        runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
+                    factor, staged, interleave, stages, room, end_game, search)
+                for instance in self.instances
+                for encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search
+                in configurations
+                if encoding != PROVED_RECORD or instance.plan]
+        unplanned = [i.name for i in self.instances if not i.plan]
+        if PROVED_RECORD in self.encodings and unplanned:
+            skipped.append(f"{PROVED_RECORD} on {len(unplanned)} instance(s) without a plan in a record, "
+                           f"such as {unplanned[0]}")
+        return runs, sorted(set(skipped))
+
+
+def unsupported(encoding: str, strategies: tuple[str, ...], staged: float, stages: str) -> str:
+    """Why a strategy set does not fit a configuration ("" if it does). With staged solving a
+    strategy may serve the stages or the horizon loop (``staged.check_phases``)."""
+    if staged:
+        try:
+            check_phases(SolveConfig(encoding=encoding, strategies=strategies, staged=staged, stage_encoding=stages or None))
+        except InputError as error:
+            return error.problem
+        return ""
+    missing = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
+    return f"{', '.join(missing)} not supported" if missing else ""
+
+
+def select(count: int, levels: str | None, source: str) -> list[int]:
+    """1-based level numbers from a selection like "1-3,7"."""
+    if not levels:
+        return list(range(1, count + 1))
+    chosen: list[int] = []
+    for part in str(levels).split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise InputError(f"bad level selection {levels!r} (expected e.g. 1-3,7)", source)
+        chosen += range(int(low), int(high or low) + 1)
+    bad = [n for n in chosen if not 1 <= n <= count]
+    if bad:
+        raise InputError(f"level {bad[0]} is out of range 1..{count}", source)
+    return chosen
+
+
+def load_instances(path: Path, instance_class: str | None = None, levels: str | None = None,
+                   record: Path | None = None) -> list[Instance]:
+    """A file (all its levels, or a selection) or a folder of level files; with ``record``, the
+    plan record of the file, whose plans the instances carry (replayed on reading)."""
+    if record is not None and path.is_dir():
+        raise InputError("a record belongs to one level file, not to a folder", str(path))
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.suffix.lower() in LEVEL_SUFFIXES)
+        if not files:
+            raise InputError("no level files (.lp, .sok, .xsb) in this folder", str(path))
+        unique: dict[str, Instance] = {}  # a level kept as both .sok and .lp is one instance
+        for found in (i for f in files for i in load_instances(f, instance_class or f.parent.name)):
+            unique.setdefault(found.digest, found)
+        return list(unique.values())
+    loaded = load_all(path)
+    default_class = instance_class or (path.parent.name if len(loaded) == 1 else path.stem)
+    chosen = select(len(loaded), levels, str(path))
+    recorded = read_record(record, [item.level for item in loaded]) if record is not None else {}
+    return [
+        Instance(f"{path}#{n}" if len(loaded) > 1 else str(path), default_class, loaded[n - 1].level,
+                 digest(loaded[n - 1].level), recorded[n].plan if n in recorded else "")
+        for n in chosen
+    ]
+
+
+def read_spec(path: Path) -> GridSpec:
+    source = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("no such file", source) from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not valid TOML: {error}", source) from None
+    unknown = set(data) - KEYS
+    if unknown:
+        raise InputError(f"unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(KEYS))})", source)
+    instances = []
+    for entry in data.get("instances", []):
+        bad = set(entry) - INSTANCE_KEYS
+        if bad or "path" not in entry:
+            raise InputError(f"an [[instances]] entry needs 'path' and knows only {sorted(INSTANCE_KEYS)}", source)
+        record = entry.get("record")
+        if not all(isinstance(named, str) for named in (entry["path"], record or "")):
+            raise InputError("an [[instances]] entry's path and record are file names (strings)", source)
+        instances += load_instances(beside(path, entry["path"]), entry.get("class"), entry.get("levels"),
+                                    beside(path, record) if record is not None else None)
+    return build_spec(
+        instances,
+        data.get("encodings", ["incremental"]),
+        [tuple(s) for s in data.get("strategies", [[]])],
+        [tuple(o) for o in data.get("clingo_options", [[]])],
+        float(data.get("time_limit", 60)),
+        data.get("memory_limit"),
+        int(data.get("max_horizon", 300)),
+        source,
+        data.get("start_factors", [1]),
+        data.get("staged", [0]),
+        data.get("interleave", [1]),
+        data.get("stage_encodings", [""]),
+        data.get("goal_room", [0]),
+        data.get("end_game", [True]),
+        data.get("search", [0]),
+    )
+
+
+def beside(spec: Path, named: str) -> Path:
+    """A path named in the grid file ``spec``: relative to the file's folder unless absolute."""
+    return Path(named) if Path(named).is_absolute() else (spec.parent / named).resolve()
+
+
+def build_spec(
+    instances: list[Instance],
+    encodings: list[str],
+    strategy_sets: list[tuple[str, ...]],
+    clingo_options: list[tuple[str, ...]],
+    time_limit: float,
+    memory_limit: int | None,
+    max_horizon: int,
+    source: str = "<grid>",
+    start_factors: list[int] | None = None,
+    staged: list[float] | None = None,
+    interleave: list[int] | None = None,
+    stage_encodings: list[str] | None = None,
+    goal_room: list[float] | None = None,
+    end_game: list[bool] | None = None,
+    search: list[float] | None = None,
+) -> GridSpec:
+    if not instances:
+        raise InputError("the grid has no instances", source)
+    for name in encodings:
+        if name not in ENCODINGS and name not in OWN_CONFIGURATIONS:
+            raise InputError(f"unknown encoding {name!r} (known: {', '.join([*ENCODINGS, *OWN_CONFIGURATIONS])})", source)
+    for strategies in strategy_sets:
+        for name in strategies:
+            if name not in STRATEGIES:
+                raise InputError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})", source)
+    if time_limit <= 0:
+        raise InputError("time_limit must be > 0", source)
+    factors = start_factors or [1]
+    if not whole_numbers_from_one(factors):
+        raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
+    budgets, room_budgets, search_budgets = staged or [0], goal_room or [0], search or [0]
+    if not seconds_from_zero(budgets):
+        raise InputError(f"staged must list seconds >= 0 (0: no staged solving), not {budgets!r}", source)
+    if not seconds_from_zero(room_budgets):
+        raise InputError(f"goal_room must list seconds >= 0 (0: the level only), not {room_budgets!r}", source)
+    if not seconds_from_zero(search_budgets):
+        raise InputError(f"search must list seconds >= 0 (0: no search in Python first), not {search_budgets!r}", source)
+    widths = interleave or [1]
+    if not whole_numbers_from_one(widths):
+        raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
+    stages = stage_encodings or [""]
+    for name in (family for families in stages if families for family in families.split("+")):
+        if not (name in ENCODINGS and can_stage(ENCODINGS[name])):
+            raise InputError(f"stage_encodings must name push families (push, push-macro, push-route, pull-route, ...), "
+                             f"or several joined by + (push-macro+push-route), not {name!r}", source)
+    end_games = [True] if end_game is None else end_game
+    if not isinstance(end_games, list) or not end_games or not all(isinstance(v, bool) for v in end_games):
+        raise InputError(f"end_game must list true or false (false: every stage planned by clingo), not {end_games!r}",
+                         source)
+    return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
+                    memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages),
+                    [float(b) for b in room_budgets], end_games, [float(b) for b in search_budgets])
+
+
+def seconds_from_zero(values: Sequence[object]) -> bool:
+    """TOML numbers >= 0 (not booleans)."""
+    return all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in values)
+
+
+def whole_numbers_from_one(values: Sequence[object]) -> bool:
+    """TOML integers >= 1 (not booleans, which Python counts as integers)."""
+    return all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)
