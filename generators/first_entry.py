@@ -23,7 +23,6 @@ from pathlib import Path
 
 import click
 
-from sokoasp.asp.models import Push, pushes_plan
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.loading import load_level
 from sokoasp.cli import run
@@ -31,6 +30,7 @@ from sokoasp.errors import InputError
 from sokoasp.sokoban.analysis import dead_squares
 from sokoasp.sokoban.breadth_first import fewest_pushes_until
 from sokoasp.sokoban.deadlocks import dead_group, frozen_boxes
+from sokoasp.sokoban.pushes import Push, pushes_plan
 
 
 def parse_cell(text: str) -> Cell:

@@ -22,13 +22,13 @@ from pathlib import Path
 
 import click
 
-from sokoasp.sokoban import deadlocks
 from sokoasp.asp.session import SolveConfig
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.loading import load_level
 from sokoasp.cli import run
 from sokoasp.errors import SokoaspError
 from sokoasp.pipeline import solve
+from sokoasp.sokoban import deadlocks
 from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
 from sokoasp.sokoban.push_search import push_search
 

@@ -25,12 +25,13 @@ from pathlib import Path
 import click
 import clingo
 
-from sokoasp.asp.room_stages import EntranceRoom, EntryEnds, RoomStages, find_entrance_room, next_entries, play_pushes
+from sokoasp.asp.room_stages import EntryEnds, RoomStages, play_pushes
 from sokoasp.asp.session import Clock, SolveConfig
 from sokoasp.board.level import Level
 from sokoasp.board.loading import load_level
 from sokoasp.board.xsb import read_levels, write_collection
 from sokoasp.cli import run
+from sokoasp.sokoban.entrance_rooms import EntranceRoom, find_entrance_room, next_entries
 
 CONFIG = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=400)
 

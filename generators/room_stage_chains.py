@@ -23,9 +23,10 @@ from pathlib import Path
 import click
 from room_stage_bench import read_chains
 
-from sokoasp.asp.room_stages import EntranceRoom, outside_state
+from sokoasp.asp.room_stages import outside_state
 from sokoasp.board.level import Level
 from sokoasp.cli import run
+from sokoasp.sokoban.entrance_rooms import EntranceRoom
 from sokoasp.sokoban.traps import MOST_STATES, Traps
 
 MOST_PROOF_STATES = 20 * MOST_STATES  # a whole proof of a minute may take up this many (memory: ~2 GB)

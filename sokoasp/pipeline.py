@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding, optimises
 from sokoasp.asp.fast_downward import solve_fast_downward
-from sokoasp.asp.models import extract_plan, pushes_plan
+from sokoasp.asp.models import extract_plan
 from sokoasp.asp.room_stages import solve_room_stages
 from sokoasp.asp.session import DEFAULT_MAX_HORIZON, Clock, Progress, Session, SolveConfig, horizons
 from sokoasp.asp.staged import check_phases, loop_config, solve_staged
@@ -31,6 +31,7 @@ from sokoasp.sokoban.analysis import (
 from sokoasp.sokoban.box_search import search_plan
 from sokoasp.sokoban.goal_room import find_goal_room
 from sokoasp.sokoban.pairs import dead_pair_reason, push_bound
+from sokoasp.sokoban.pushes import pushes_plan
 from sokoasp.sokoban.room_search import room_search_plan
 
 FIRST_SLICE = 0.5  # interleaved horizons: seconds for the shortest open horizon in the first round

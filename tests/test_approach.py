@@ -8,9 +8,9 @@ from collections import deque
 from helpers import level_of
 from test_roomstages import TWO_DOORS
 
-from sokoasp.asp.room_stages import find_entrance_room
 from sokoasp.board.level import DIRECTIONS, Cell, add
 from sokoasp.sokoban.approach import approach_open
+from sokoasp.sokoban.entrance_rooms import find_entrance_room
 
 # A room with a pocket below: the corridor at (5, 4) leads a box down into the pocket, where it
 # must be pushed left to (2, 5) and up through the lower entrance; the player, behind the box

@@ -199,7 +199,7 @@ def test_macro_family_has_a_plan_at_the_fewest_slides_and_none_below(strategies:
 
 
 def test_pushes_that_return_to_an_earlier_state_are_cut_from_a_plan() -> None:
-    from sokoasp.asp.models import Push, expand_pushes, without_cycles
+    from sokoasp.sokoban.pushes import Push, expand_pushes, without_cycles
 
     text = "######\n#    #\n#@$ .#\n######\n"
     level = level_of(text)
@@ -272,8 +272,8 @@ def test_pull_route_ends_with_the_player_in_its_start_region() -> None:
 
 
 def test_a_pulled_route_that_cannot_be_pushed_back_is_refused_not_trusted() -> None:
-    from sokoasp.asp.models import reverse_route_pushes
     from sokoasp.errors import SokoaspError
+    from sokoasp.sokoban.pushes import reverse_route_pushes
 
     level = level_of("#######\n#@$#  #\n#  # .#\n#######\n")
     with pytest.raises(SokoaspError, match="no route for the box at"):
@@ -281,8 +281,8 @@ def test_a_pulled_route_that_cannot_be_pushed_back_is_refused_not_trusted() -> N
 
 
 def test_a_route_the_other_boxes_block_is_refused_not_trusted() -> None:
-    from sokoasp.asp.models import route_pushes
     from sokoasp.errors import SokoaspError
+    from sokoasp.sokoban.pushes import route_pushes
 
     level = level_of("#######\n#@$#  #\n#  # .#\n#######\n")
     with pytest.raises(SokoaspError, match="no route"):

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import bfs_moves, bfs_pushes
 
-from sokoasp.asp.models import expand_pushes
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
 from sokoasp.errors import InputError
 from sokoasp.sokoban.analysis import dead_squares
 from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.sokoban.pushes import expand_pushes
 from sokoasp.tools.generate.boards import joined_blocks, rectangle, zones
 from sokoasp.tools.generate.recipe import build, read_recipe, write_portfolio
 from sokoasp.tools.generate.scramble import scramble

@@ -19,11 +19,11 @@ from test_roomstages import MICROBAN, TWO_DOORS, needs_shared
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp import pipeline as driver
-from sokoasp.asp.room_stages import find_entrance_room
 from sokoasp.board.simulator import count_pushes
 from sokoasp.board.xsb import read_levels
 from sokoasp.errors import ExitCode
 from sokoasp.portfolio.race import DEFAULT_MEMBERS, ROOM_SEARCH_SECONDS, members_for
+from sokoasp.sokoban.entrance_rooms import find_entrance_room
 from sokoasp.sokoban.room_search import PARKED_COST, RoomMacroSearch, room_search_plan
 
 

@@ -15,18 +15,13 @@ from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.asp.bands import CONTROL_STEPS, RANDOM_DECISIONS
-from sokoasp.asp.models import Push, expand_pushes, fewest_pushes
 from sokoasp.asp.room_stages import (
-    EntranceRoom,
     EntryEnds,
     Refusal,
     RoomStages,
     can_come_to,
     doom,
     end_boxes,
-    find_entrance_room,
-    inside_of,
-    next_entries,
     play_pushes,
     shut_out,
     solve_room_stages,
@@ -35,7 +30,9 @@ from sokoasp.asp.session import Clock
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import read_levels
+from sokoasp.sokoban.entrance_rooms import EntranceRoom, find_entrance_room, inside_of, next_entries
 from sokoasp.sokoban.goal_room import find_goal_room, goal_rooms, two_entrance_rooms
+from sokoasp.sokoban.pushes import Push, expand_pushes, fewest_pushes
 from sokoasp.sokoban.traps import neighbourhoods
 
 # Five goals behind two entrances, (3, 2) and (3, 3). The goal at the top of the column is

@@ -9,8 +9,8 @@ from corpus import HAND_MADE, UNSOLVABLE, multi_box_corpus
 from helpers import assert_replays, level_of
 from oracle import bfs_pushes
 
-from sokoasp.asp.models import Push, expand_pushes
 from sokoasp.sokoban.breadth_first import fewest_pushes_until, optimal_pushes, push_optimum
+from sokoasp.sokoban.pushes import Push, expand_pushes
 
 LEVELS = {**HAND_MADE, **multi_box_corpus(6, seed=57)}
 

@@ -21,7 +21,7 @@ from sokoasp.asp.encodings import encodings_dir
 from sokoasp.asp.models import PlanExtractor
 from sokoasp.asp.reverse_facts import turned_round
 from sokoasp.asp.session import Clock, horizons
-from sokoasp.asp.stage_ends import StageEnds, StageGoal, StagePlan, read_stage, state_after
+from sokoasp.asp.stage_ends import StageEnds, StageGoal, read_stage, state_after
 from sokoasp.asp.stage_session import StageSession, StartExternals, plan_stage
 from sokoasp.asp.staged import FINAL_STAGE_TIMES, FIRST_STAGE_SECONDS, StagedOutcome, StagedSearch, solve_staged, stage_config
 from sokoasp.board.level import Level
@@ -31,6 +31,7 @@ from sokoasp.errors import ExitCode
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_fence, dead_group
 from sokoasp.sokoban.push_search import fillable
+from sokoasp.sokoban.pushes import StagePlan
 
 CORPUS = multi_box_corpus(16, seed=5)
 

@@ -10,48 +10,14 @@ from dataclasses import dataclass
 
 import clingo
 
-from sokoasp.asp.models import PlanExtractor, Route, extract_plan, pushes_plan, reverse_route_pushes, route_steps
-from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.asp.models import PlanExtractor, extract_plan, route_steps
+from sokoasp.board.level import Cell, Level
 from sokoasp.board.simulator import replay
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
 from sokoasp.sokoban.push_search import each_box_reaches_a_goal, fills_jointly
+from sokoasp.sokoban.pushes import StagePlan
 from sokoasp.sokoban.traps import Traps
-
-
-@dataclass(frozen=True)
-class StagePlan:
-    """Stage plans joined: forwards the LURD moves; backwards (pull-route stages) the pull
-    routes, in the order found (from the goals back to the start)."""
-
-    moves: str = ""
-    routes: tuple[Route, ...] = ()
-
-    def __add__(self, other: StagePlan) -> StagePlan:
-        return StagePlan(self.moves + other.moves, self.routes + other.routes)
-
-    def moved_onto(self, start: Level) -> frozenset[Cell]:
-        """Every square a box is pushed (backwards: pulled) onto on the way from ``start``:
-        a box that stands on none of them at the end has not moved."""
-        if self.routes:
-            return frozenset(drop for _, drop, _ in self.routes)
-        squares, player = set(), start.player
-        for move in self.moves:
-            player = add(player, DIRECTIONS[move.lower()])
-            if move.isupper():
-                squares.add(add(player, DIRECTIONS[move.lower()]))
-        return frozenset(squares)
-
-    def describe(self) -> str:
-        if self.routes:
-            return f"{len(self.routes)} box route{'s' * (len(self.routes) != 1)} pulled"
-        return f"{len(self.moves)} moves"
-
-    def lurd(self, level: Level) -> str:
-        """The plan from ``level``'s start: the moves, or the routes played back as pushes."""
-        if not self.routes:
-            return self.moves
-        return pushes_plan(level, reverse_route_pushes(level, list(self.routes)))
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from sokoasp.asp.encodings import Encoding, encodings_dir, get_encoding
 from sokoasp.asp.level_facts import program_facts
 from sokoasp.asp.reverse_facts import reverse_facts, turned_round
 from sokoasp.asp.session import Clock, Session, SolveConfig, horizons
-from sokoasp.asp.stage_ends import StageEnds, StageGoal, StagePlan
+from sokoasp.asp.stage_ends import StageEnds, StageGoal
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban.push_search import GoalOrder
+from sokoasp.sokoban.pushes import StagePlan
 from sokoasp.sokoban.traps import Traps
 
 Pair = tuple[Cell, Cell]  # (g, h): goal g must not be filled while goal h is empty (subgoal-order.lp)

@@ -71,7 +71,7 @@ from dataclasses import dataclass, replace
 from sokoasp.asp.encodings import Encoding, get_encoding
 from sokoasp.asp.reverse_facts import turned_round
 from sokoasp.asp.session import Clock, Progress, SolveConfig
-from sokoasp.asp.stage_ends import StageGoal, StagePlan
+from sokoasp.asp.stage_ends import StageGoal
 from sokoasp.asp.stage_session import StageSession
 from sokoasp.asp.strategies import get_strategy
 from sokoasp.board.level import Cell, Level
@@ -79,6 +79,7 @@ from sokoasp.board.xsb import board_lines
 from sokoasp.errors import InputError
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.end_game import budget, finish
+from sokoasp.sokoban.pushes import StagePlan
 
 WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
 FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it

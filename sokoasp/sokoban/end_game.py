@@ -23,10 +23,9 @@ its states and the deadline, ``budget``), the stages go on as before.
 
 from __future__ import annotations
 
-from sokoasp.asp.models import Push, expand_pushes
-from sokoasp.asp.stage_ends import StagePlan
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban.push_search import MatchingGuide, fills_jointly, push_search
+from sokoasp.sokoban.pushes import Push, StagePlan, expand_pushes
 from sokoasp.sokoban.traps import Traps
 
 END_GAME_BOXES = 5  # the end game searches when at most this many boxes are off the goals

@@ -23,12 +23,12 @@ from __future__ import annotations
 import heapq
 import time
 
-from sokoasp.asp.room_stages import EntranceRoom, find_entrance_room, next_entries
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.sokoban.analysis import lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import links_back
 from sokoasp.sokoban.end_game import pushed_moves
+from sokoasp.sokoban.entrance_rooms import EntranceRoom, find_entrance_room, next_entries
 from sokoasp.sokoban.traps import MOST_STATES, Traps
 
 PARKED_COST = 4  # a box parked in the room: out again and in (2 pushes at least), and more (Microban 153: 35 s; 10: 49 s)

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sokoasp.asp.models import expand_pushes
 from sokoasp.board.facts import digest, write_facts
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import count_pushes, replay
@@ -38,6 +37,7 @@ from sokoasp.errors import InputError
 from sokoasp.pipeline import SolveConfig, solve
 from sokoasp.result import Status
 from sokoasp.sokoban.breadth_first import move_optimum, push_optimum
+from sokoasp.sokoban.pushes import expand_pushes
 from sokoasp.tools.generate.boards import joined_blocks, rectangle, zones
 from sokoasp.tools.generate.scramble import scramble
 

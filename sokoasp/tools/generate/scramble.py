@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from sokoasp.asp.models import Push
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.errors import InputError
 from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.sokoban.pushes import Push
 
 ATTEMPTS = 200
 
