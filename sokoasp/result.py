@@ -37,6 +37,18 @@ class Status(str, Enum):
         }[self]
 
 
+@dataclass(frozen=True)
+class PhaseReport:
+    """What one phase before the horizon loop did (``sokoasp.phases``), in a line: ``farthest``
+    holds the moves to the farthest state it reached and ``home`` a board it reached backwards,
+    where it reports them."""
+
+    phase: str
+    note: str
+    farthest: str = ""
+    home: str = ""
+
+
 @dataclass
 class Result:
     status: Status
@@ -49,6 +61,12 @@ class Result:
     stats: dict[str, Any] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
     message: str = ""
+    found_by: str | None = None  # the phase whose plan this is; None: the horizon loop (or no plan)
+    phases: list[PhaseReport] = field(default_factory=list)  # what the phases before the loop did, in order
+
+    def report(self, phase: str) -> PhaseReport | None:
+        """The last report of ``phase``, if it ran."""
+        return next((report for report in reversed(self.phases) if report.phase == phase), None)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -59,4 +77,5 @@ class Result:
     def from_dict(cls, data: dict[str, Any]) -> Result:
         data = dict(data)
         data["status"] = Status(data["status"])
+        data["phases"] = [PhaseReport(**report) for report in data.get("phases", [])]
         return cls(**data)

@@ -1,8 +1,8 @@
 """Hard limits: run solves in worker processes, killed at the time limit, with an
 address-space cap for memory. The result says which limit was hit.
 
-The child sends each phase's outcome (``driver.Notes``: the goal room's, the stages') as the
-phase ends, then its result; a run killed later keeps those notes in its stats."""
+The child sends each phase's report as the phase ends, then its result; a run killed later
+keeps those reports."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import resource
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from multiprocessing.connection import Connection, wait
-from typing import cast
+from typing import Any, cast
 
 from sokoasp.board.level import Level
 from sokoasp.errors import Interrupted, SokoaspError
 from sokoasp.pipeline import Progress, SolveConfig, check_config, solve, validate
-from sokoasp.result import Result, Status
+from sokoasp.result import PhaseReport, Result, Status
 
 GRACE_SECONDS = 2.0
 OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
@@ -30,11 +30,11 @@ def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connec
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-    def note(key: str, text: str) -> None:
-        pipe.send(("note", key, text))
+    def report(phase: PhaseReport) -> None:
+        pipe.send(("report", asdict(phase)))
 
     try:
-        result = solve(level, config, progress, note)
+        result = solve(level, config, progress, report)
     except MemoryError:
         result = Result(Status.MEMORY_OUT, message=f"memory limit of {memory_mb} MB exceeded")
     except SokoaspError as error:
@@ -59,10 +59,10 @@ class Worker:
     process: mp.process.BaseProcess
     receiver: Connection
     began: float
-    notes: dict[str, str] = field(default_factory=dict)  # the phases' outcomes heard so far
+    reports: list[PhaseReport] = field(default_factory=list)  # the phases' reports heard so far
 
     def take(self) -> Result | None:
-        """Read what the receiver has ready: a phase's note (kept; None is returned), or the
+        """Read what the receiver has ready: a phase's report (kept; None is returned), or the
         result (replayed here again), or the process's death."""
         try:
             message = self.receiver.recv()
@@ -73,16 +73,15 @@ class Worker:
         self.stop()
         return self.stamp(validate(self.level, Result.from_dict(message[1])))
 
-    def kept(self, message: tuple[str, ...]) -> bool:
-        """Keep a phase's note (``("note", key, text)``); False for the result."""
-        if message[0] != "note":
+    def kept(self, message: tuple[str, Any]) -> bool:
+        """Keep a phase's report (``("report", fields)``); False for the result."""
+        if message[0] != "report":
             return False
-        _, key, text = message
-        self.notes[key] = text
+        self.reports.append(PhaseReport(**message[1]))
         return True
 
-    def keep_notes(self) -> None:
-        """Read the notes already sent, and nothing else (the worker is being given up)."""
+    def keep_reports(self) -> None:
+        """Read the reports already sent, and nothing else (the worker is being given up)."""
         try:
             while self.receiver.poll(0):
                 self.kept(self.receiver.recv())
@@ -112,12 +111,12 @@ class Worker:
         return self.stamp(result)
 
     def timed_out(self, limit: float | None) -> Result:
-        self.keep_notes()
+        self.keep_reports()
         self.stop()
         return self.stamp(Result(Status.TIMEOUT, message=f"killed after {limit} s (grounding or solving)"))
 
     def stamp(self, result: Result) -> Result:
-        result.stats = {**self.notes, **result.stats}
+        result.phases = result.phases or list(self.reports)
         result.config = result.config or self.config.describe()
         result.times.setdefault("total", round(time.perf_counter() - self.began, 4))
         return result

@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 import clingo
 from oracle import bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.session import Session
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import read_levels
-from sokoasp.pipeline import Clock, Session
-
-GENERATORS = Path(__file__).resolve().parent.parent / "generators"
-
-
-def generator_script(name: str) -> ModuleType:
-    """A script of generators/ (``name`` without .py), imported as a module."""
-    spec = importlib.util.spec_from_file_location(name, GENERATORS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from sokoasp.config import Clock
 
 
 def level_of(text: str) -> Level:

@@ -16,9 +16,10 @@ from oracle import bfs_pushes
 from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp import pipeline as driver
 from sokoasp.board.simulator import count_pushes
+from sokoasp.config import PhaseRun
 from sokoasp.errors import ExitCode
+from sokoasp.phases import box_search as box_search_phase
 from sokoasp.sokoban.analysis import INFINITY, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of
 from sokoasp.sokoban.box_search import search_plan
@@ -77,28 +78,28 @@ def test_the_guide_is_the_cheapest_assignment_of_boxes_to_goals(name: str) -> No
 
 def test_a_plan_of_the_search_phase_is_never_called_optimal() -> None:
     level = level_of(HAND_MADE["two-boxes"])
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), search=30.0))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("box-search", 30.0),)))
     assert result.status is Status.SOLVED
-    assert "search of every box in Python" in result.message and "search" in result.stats
+    assert "search of every box in Python" in result.message and result.report("box-search") is not None
     assert_replays(level, result.plan)
 
 
 def test_when_the_search_finds_none_the_horizon_loop_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(driver, "search_plan", lambda level, seconds: (None, "no plan by the search (stopped)"))
+    monkeypatch.setattr(box_search_phase, "search_plan", lambda *_: (None, "no plan by the search (stopped)"))
     level = level_of(HAND_MADE["two-boxes"])
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), search=30.0))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("box-search", 30.0),)))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(HAND_MADE["two-boxes"])
-    assert result.stats["search"] == "no plan by the search (stopped)"
+    assert result.report("box-search").note == "no plan by the search (stopped)"
 
 
 def test_solve_search_prints_the_phase(tmp_path: Path) -> None:
     path = write(tmp_path, "two.sok", HAND_MADE["two-boxes"])
-    code, out = run("solve", "-e", "push", "--search", "30", str(path))
+    code, out = run("solve", "-e", "push", "--phase", "box-search=30", str(path))
     assert code == ExitCode.SOLVED
-    assert "search:     the whole plan by the search of every box in Python (not ASP)" in out
+    assert "status:     solved (not proven optimal): the whole plan by the search of every box in Python (not ASP)" in out
 
 
 def test_the_portfolio_refuses_a_search_of_its_own(tmp_path: Path) -> None:
     path = write(tmp_path, "two.sok", HAND_MADE["two-boxes"])
-    code, out = run("solve", "--portfolio", "--search", "5", str(path))
-    assert code == ExitCode.INPUT_ERROR and "--search" in out
+    code, out = run("race", "--phase", "box-search=5", str(path))
+    assert code == ExitCode.USAGE and "--phase" in out

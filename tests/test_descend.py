@@ -67,7 +67,7 @@ def test_the_cli_descends_and_refuses_descend_with_the_portfolio(tmp_path) -> No
     optimum = bfs_pushes(HAND_MADE["two-boxes"])
     code, out = run("solve", "-e", "push-jump", "-s", "dead", "-s", "bound", "--descend", "--max-horizon", "9", path)
     assert code == 0 and "solved (optimal) in pushes" in out and f"pushes: {optimum} " in out
-    code, out = run("solve", "--portfolio", "--descend", path)
+    code, out = run("race", "--descend", path)
     assert code != 0 and "--descend" in out and "Traceback" not in out
     code, out = run("solve", "-e", "push", "--descend", path)
     assert code != 0 and "--descend needs" in out and "Traceback" not in out

@@ -1,14 +1,16 @@
 """The indexes in the docs neither miss nor invent a file: generators/README.md lists every
-recipe, grid and script of generators/, and the README's layout names every folder and top module
-of the package."""
+recipe of generators/, benchmarks/README.md every grid and script of benchmarks/, and the
+README's layout names every folder and top module of the package."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
-GENERATORS = ROOT / "generators"
+INDEXED = {"generators": ("*.toml", "*.py"), "benchmarks": ("grids/*.toml", "studies/*.toml", "scripts/*.py")}
 
 
 def first_column(text: str) -> list[str]:
@@ -17,17 +19,19 @@ def first_column(text: str) -> list[str]:
     return [name for row in rows for name in re.findall(r"`([^`]+)`", row)]
 
 
-def generators_index() -> list[str]:
-    return first_column((GENERATORS / "README.md").read_text())
+def indexed(folder: str) -> list[str]:
+    return first_column((ROOT / folder / "README.md").read_text())
 
 
-def test_every_recipe_grid_and_script_is_in_the_generators_index() -> None:
-    files = {path.name for path in GENERATORS.iterdir() if path.suffix in {".toml", ".py"}}
-    assert files - set(generators_index()) == set()
+@pytest.mark.parametrize("folder", sorted(INDEXED))
+def test_every_file_of_the_folder_is_in_its_index(folder: str) -> None:
+    files = {str(path.relative_to(ROOT / folder)) for pattern in INDEXED[folder] for path in (ROOT / folder).glob(pattern)}
+    assert files - set(indexed(folder)) == set()
 
 
-def test_the_generators_index_names_no_file_that_is_missing() -> None:
-    assert {name for name in generators_index() if not (GENERATORS / name).is_file()} == set()
+@pytest.mark.parametrize("folder", sorted(INDEXED))
+def test_the_index_names_no_file_that_is_missing(folder: str) -> None:
+    assert {name for name in indexed(folder) if not (ROOT / folder / name).is_file()} == set()
 
 
 def test_the_readme_layout_names_every_folder_and_top_module_of_the_package() -> None:

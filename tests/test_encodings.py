@@ -12,9 +12,10 @@ from oracle import bfs_box_moves, bfs_moves, bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, load_level, solve
 from sokoasp.asp.encodings import ENCODINGS
-from sokoasp.asp.session import Clock, Session
+from sokoasp.asp.horizon_loops import bound_and_start, first_horizon, start_scale
+from sokoasp.asp.session import Session
 from sokoasp.asp.strategies import STRATEGIES, Soundness
-from sokoasp.pipeline import bound_and_start, first_horizon, start_scale
+from sokoasp.config import Clock
 from sokoasp.sokoban.analysis import nearest_goal_slides
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,10 +16,10 @@ from test_filling import CORPUS, SEALED, fills, reachable_pull_states, reachable
 
 from sokoasp import SolveConfig
 from sokoasp.asp import staged
-from sokoasp.asp.session import Clock
 from sokoasp.asp.staged import StagedSearch, solve_staged
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import replay
+from sokoasp.config import Clock
 from sokoasp.errors import ExitCode
 from sokoasp.sokoban import end_game as endgame
 from sokoasp.sokoban.end_game import END_GAME_BOXES, END_GAME_STATES, FEW_BOXES_SHARE, FEW_BOXES_STATES, budget, finish
@@ -187,9 +187,9 @@ def test_without_the_end_game_every_stage_is_planned_by_clingo(tmp_path) -> None
     of an end game; with it, the same level ends by it."""
     path = tmp_path / "row.sok"
     path.write_text(ROW_OF_MORE)
-    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "30", "--no-end-game", str(path))
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=30", "--no-end-game", str(path))
     assert code == ExitCode.SOLVED and "staged search: a plan after" in out and "end game" not in out
-    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "30", str(path))
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=30", str(path))
     assert code == ExitCode.SOLVED and "by the end game's search in Python" in out
     config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=40, end_game=False)
     outcome = solve_staged(level_of(ROW_OF_MORE), config, Clock(), 30.0, lambda _: None)

@@ -17,6 +17,10 @@ from sokoasp.asp.staged import StagedOutcome
 from sokoasp.board.level import DIRECTIONS, Level, add
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
+from sokoasp.config import Clock, PhaseRun
+from sokoasp.phases import goal_room as goal_room_phase
+from sokoasp.phases import staged as staged_phase
+from sokoasp.phases.base import PhaseContext
 from sokoasp.result import Result
 from sokoasp.sokoban.breadth_first import player_region, region_from
 from sokoasp.sokoban.goal_room import GoalRoom, closable_rooms, closing, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
@@ -158,9 +162,9 @@ def play_macros(level: Level, room: GoalRoom) -> frozenset:
 
 def test_a_plan_for_the_simpler_level_replays_on_the_level_itself() -> None:
     level = level_of(BEND)
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead",), goal_room=30))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead",), phases=(PhaseRun("goal-room", 30),)))
     assert result.status is Status.SOLVED  # never called optimal
-    assert result.stats["goal_room"].startswith("a plan for the level with macros")
+    assert result.report("goal-room").note.startswith("a plan for the level with macros")
     assert_replays(level, result.plan)
     room = find_goal_room(level)
     assert room is not None
@@ -172,9 +176,10 @@ def test_a_plan_for_the_simpler_level_replays_on_the_level_itself() -> None:
 @pytest.mark.parametrize("number", WITH_ROOMS)
 def test_goal_room_plans_replay_on_microban(number: int) -> None:
     level = microban(number)
-    result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), goal_room=20, time_limit=60))
+    result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), time_limit=60,
+                                      phases=(PhaseRun("goal-room", 20),)))
     assert result.status is Status.SOLVED, result.message
-    assert result.stats["goal_room"].startswith("a plan")
+    assert result.report("goal-room").note.startswith("a plan")
     assert replay(level, result.plan or "").ok
 
 
@@ -185,9 +190,9 @@ def test_goal_macros_may_lose_every_solution_and_the_level_is_then_solved_as_it_
     room = find_goal_room(level)
     assert room is not None
     assert bfs_pushes(write_level(room.level)) is None and bfs_pushes(write_level(level)) is not None
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=1))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), phases=(PhaseRun("goal-room", 1),)))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(write_level(level))
-    assert result.stats["goal_room"].startswith("no plan for the level with macros")
+    assert result.report("goal-room").note.startswith("no plan for the level with macros")
 
 
 @pytest.mark.parametrize("number", [138, 139])
@@ -220,18 +225,18 @@ def goal_rooms_by_entrance(level: Level) -> dict:
 def test_parking_macros_solve_microban_138_through_its_simpler_level() -> None:
     level = microban(138)
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), start_factor=3,
-                         max_horizon=400, goal_room=30, time_limit=60)
+                         max_horizon=400, time_limit=60, phases=(PhaseRun("goal-room", 30),))
     result = solve(level, config)
-    assert result.status is Status.SOLVED and result.stats["goal_room"].startswith("a plan"), result.message
+    assert result.status is Status.SOLVED and result.report("goal-room").note.startswith("a plan"), result.message
     assert_replays(level, result.plan)
 
 
 def test_levels_without_a_room_macros_can_fill_are_solved_as_they_are() -> None:
     level = level_of(HAND_MADE["two-boxes"])
     assert find_goal_room(level) is None  # no square cuts the goals off
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=5))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), phases=(PhaseRun("goal-room", 5),)))
     assert result.status is Status.SOLVED_OPTIMAL
-    assert result.stats["goal_room"] == "none that goal macros can fill"
+    assert result.report("goal-room").note == "none that goal macros can fill"
 
 
 def test_a_failed_goal_room_phase_leaves_the_level_outcome_intact(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -240,12 +245,12 @@ def test_a_failed_goal_room_phase_leaves_the_level_outcome_intact(monkeypatch: p
     room = find_goal_room(level)
     assert room is not None
     stuck = level_of("#####\n#@ $#\n#. ##\n#####\n")  # the box is in a corner: no plan
-    monkeypatch.setattr(driver, "find_goal_room", lambda _: GoalRoom(room.entrance, room.direction, room.macros,
+    monkeypatch.setattr(goal_room_phase, "find_goal_room", lambda _: GoalRoom(room.entrance, room.direction, room.macros,
                                                                      stuck, (0, 0)))
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=10))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "bound"), phases=(PhaseRun("goal-room", 10),)))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(BEND)
-    assert result.stats["goal_room"].startswith("no plan for the level with macros")
-    assert "proven unsolvable" in result.stats["goal_room"]
+    assert result.report("goal-room").note.startswith("no plan for the level with macros")
+    assert "proven unsolvable" in result.report("goal-room").note
 
 
 def test_a_failed_goal_room_phase_counts_its_grounding_and_solving(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -260,7 +265,8 @@ def test_a_failed_goal_room_phase_counts_its_grounding_and_solving(monkeypatch: 
         return whole_level(asked, config)
 
     monkeypatch.setattr(driver, "solve", slow_room)
-    result = whole_level(level, SolveConfig(encoding="push", strategies=("dead", "bound"), goal_room=10))
+    config = SolveConfig(encoding="push", strategies=("dead", "bound"), phases=(PhaseRun("goal-room", 10),))
+    result = whole_level(level, config)
     assert result.status is Status.SOLVED_OPTIMAL
     assert result.times["ground"] >= 50.0 and result.times["solve"] >= 70.0
 
@@ -276,24 +282,25 @@ def test_the_level_with_macros_gets_forward_stages_and_the_level_itself_all_its_
         families.append((staged_level, config.stage_families))
         return StagedOutcome(None)
 
-    monkeypatch.setattr(driver, "solve_staged", no_plan)
-    config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=1, staged=5,
-                         stage_encoding="push-macro+pull-route", goal_room=5)
+    monkeypatch.setattr(staged_phase, "solve_staged", no_plan)
+    config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=1,
+                         stage_encoding="push-macro+pull-route", phases=(PhaseRun("goal-room", 5), PhaseRun("staged", 5)))
     result = solve(level, config)
     assert result.status is Status.NO_PLAN_UP_TO_HORIZON, result.message
     assert families == [(room.level, ("push-macro",)), (level, ("push-macro", "pull-route"))]
 
 
 def test_a_level_with_macros_keeps_backward_stages_when_they_are_all_it_has() -> None:
-    config = SolveConfig(encoding="push-macro", staged=5, stage_encoding="pull-route", goal_room=5)
-    simpler = driver.room_config(config, 3)
+    config = SolveConfig(encoding="push-macro", stage_encoding="pull-route",
+                         phases=(PhaseRun("goal-room", 5), PhaseRun("staged", 5)))
+    simpler = goal_room_phase.room_config(PhaseContext(config, Clock(), 3, lambda _: None, config.phases[1:], solve))
     assert simpler.stage_families == ("pull-route",)
-    assert simpler.time_limit == 3 and simpler.goal_room is None
+    assert simpler.time_limit == 3 and simpler.seconds("goal-room") is None and simpler.has_stages()
 
 
 def test_goal_room_is_refused_with_the_portfolio(tmp_path: Path) -> None:
-    code, out = run("solve", "--portfolio", "--goal-room", "5", str(write(tmp_path, "l.sok", BEND)))
-    assert code != 0 and "--goal-room" in out and "Traceback" not in out
+    code, out = run("race", "--phase", "goal-room=5", str(write(tmp_path, "l.sok", BEND)))
+    assert code != 0 and "--phase" in out and "Traceback" not in out
 
 
 # BEND with a second way into the room, down the column x = 5. Closing a square of that column
@@ -322,8 +329,8 @@ def test_a_room_with_two_entrances_is_packed_through_one_with_the_other_closed()
     assert room is not None and room.closed is not None and room.closed[0] == 5
     assert add(room.closed, room.shift) not in room.level.floor
     assert play_macros(level, room) == level.goals
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead",), goal_room=30))
-    assert result.status is Status.SOLVED and result.stats["goal_room"].startswith("a plan for the level with macros")
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead",), phases=(PhaseRun("goal-room", 30),)))
+    assert result.status is Status.SOLVED and result.report("goal-room").note.startswith("a plan for the level with macros")
     assert_replays(level, result.plan)
     optimum = bfs_pushes(TWO_WAYS_IN)
     assert optimum is not None and result.pushes is not None and result.pushes >= optimum

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import sqlite3
 import subprocess
@@ -17,8 +16,10 @@ from corpus import HAND_MADE
 from oracle import bfs_moves, bfs_pushes
 
 from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.horizon_loops import first_horizon, start_scale
+from sokoasp.config import PhaseRun
 from sokoasp.errors import InputError
-from sokoasp.pipeline import first_horizon, start_scale
+from sokoasp.phases import PHASES
 from sokoasp.tools.grid.report import markdown_table, ratio_table, summarise
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import build_spec, load_instances, read_spec
@@ -182,11 +183,12 @@ def test_a_proved_portfolio_is_a_grid_configuration_with_push_optimal_plans(tmp_
 
 def test_a_portfolio_with_other_members_is_a_new_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A grid database must not call a changed portfolio's runs done."""
-    import sokoasp.portfolio.race
+    import sokoasp.portfolio.members
 
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["portfolio", "push"], [()], [()], 30, None, 60)
     before = [run.key for run in spec.runs()[0]]
-    monkeypatch.setattr(sokoasp.portfolio.race, "DEFAULT_MEMBERS", sokoasp.portfolio.race.DEFAULT_MEMBERS[:1])
+    first = sokoasp.portfolio.members.default_members()[:1]
+    monkeypatch.setattr(sokoasp.portfolio.members, "default_members", lambda: first)
     after = [run.key for run in spec.runs()[0]]
     changed = [b != a for b, a in zip(before, after, strict=True)]
     assert changed == [run.encoding == "portfolio" for run in spec.runs()[0]] and any(changed)
@@ -226,48 +228,66 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
         read_spec(grid)
 
 
-def test_staged_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
-    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "incremental"]', "staged = [0, 5]")
-    assert skipped == ["incremental with staged 5 s: staged solving needs a push family"]
-    assert [r.key for r in both if not r.staged] == [r.key for r in plain]  # old databases stay valid
+def test_the_staged_phase_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
+    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "incremental"]', 'phases = [[], ["staged=5"]]')
+    assert skipped == ["incremental with the staged phase: staged solving needs a push family"]
+    assert [r.key for r in both if not r.phases] == [r.key for r in plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push-macro", "incremental", "push-macro [staged 5 s]"}
     database = tmp_path / "r.sqlite"
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
     staged_rows = [row for row in rows_of(database) if row["configuration"].endswith("[staged 5 s]")]
     assert staged_rows and all(row["message"].startswith("staged search: a plan") for row in staged_rows)
-    grid.write_text("staged = [-1]\n" + body)
-    with pytest.raises(InputError, match="staged must list seconds >= 0"):
+    grid.write_text('phases = [["staged=-1"]]\n' + body)
+    with pytest.raises(InputError, match="seconds must be above 0"):
         read_spec(grid)
 
 
-def test_goal_room_is_a_grid_dimension(tmp_path: Path) -> None:
-    grid, body, plain, both, _ = with_and_without(tmp_path, '["push"]', "goal_room = [0, 5]")
-    assert [r.key for r in both if not r.goal_room] == [r.key for r in plain]  # old databases stay valid
-    assert {r.configuration for r in both} == {"push", "push [goal room 5 s]"}
+def test_the_goal_room_phase_is_a_grid_dimension(tmp_path: Path) -> None:
+    grid, body, plain, both, _ = with_and_without(tmp_path, '["push"]', 'phases = [[], ["goal-room=5"]]')
+    assert [r.key for r in both if not r.phases] == [r.key for r in plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push", "push [goal-room 5 s]"}
     database = tmp_path / "r.sqlite"
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
-    rows = [row for row in rows_of(database) if row["configuration"] == "push [goal room 5 s]"]
-    assert rows and all(json.loads(row["config"])["goal_room"] == 5 for row in rows)
+    rows = [row for row in rows_of(database) if row["configuration"] == "push [goal-room 5 s]"]
+    assert rows and all(json.loads(row["config"])["phases"] == ["goal-room=5"] for row in rows)
     assert all(row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem]) for row in rows)
-    grid.write_text("goal_room = [true]\n" + body)
-    with pytest.raises(InputError, match="goal_room must list seconds >= 0"):
+    grid.write_text("phases = [[true]]\n" + body)
+    with pytest.raises(InputError, match="phases must be a list of phase lists"):
         read_spec(grid)
 
 
-def test_search_is_a_grid_dimension(tmp_path: Path) -> None:
-    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push", "portfolio"]', "search = [0, 5]")
-    assert skipped == ["portfolio with search 5 s: it chooses its own"]
-    assert [r.key for r in both if not r.search] == [r.key for r in plain]  # old databases stay valid
-    assert {r.configuration for r in both} == {"push", "portfolio", "push [search 5 s]"}
+def test_the_box_search_phase_is_a_grid_dimension(tmp_path: Path) -> None:
+    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push", "portfolio"]', 'phases = [[], ["box-search=5"]]')
+    assert skipped == ["portfolio with box-search=5: it chooses its own"]
+    assert [r.key for r in both if not r.phases] == [r.key for r in plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push", "portfolio", "push [box-search 5 s]"}
     database = tmp_path / "r.sqlite"
     spec = read_spec(grid)
     spec.encodings = ["push"]
     assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == 2 * len(spec.instances)
-    rows = [row for row in rows_of(database) if row["configuration"] == "push [search 5 s]"]
+    rows = [row for row in rows_of(database) if row["configuration"] == "push [box-search 5 s]"]
     assert rows and all(row["message"].startswith("the whole plan by the search of every box") for row in rows)
     assert all(row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem]) for row in rows)
-    grid.write_text("search = [-5]\n" + body)
-    with pytest.raises(InputError, match="search must list seconds >= 0"):
+    grid.write_text('phases = [["box-search=-5"]]\n' + body)
+    with pytest.raises(InputError, match="seconds must be above 0"):
+        read_spec(grid)
+
+
+@pytest.mark.parametrize("name", sorted(PHASES))
+def test_every_phase_can_be_set_in_a_grid_file(name: str, tmp_path: Path) -> None:
+    _, _, plain, both, _ = with_and_without(tmp_path, '["push-macro"]', f'phases = [[], ["{name}=2"]]')
+    assert len(both) == 2 * len(plain)
+    assert {run.phases for run in both} == {(), (PhaseRun(name, 2.0),)}
+
+
+def test_a_phase_given_twice_or_unknown_in_a_grid_file_is_refused(tmp_path: Path) -> None:
+    grid = tmp_path / "g.toml"
+    body = f'encodings = ["push"]\n[[instances]]\npath = "{tiny_folder(tmp_path)}"\n'
+    grid.write_text('phases = [["staged=1", "staged=2"]]\n' + body)
+    with pytest.raises(InputError, match="given twice"):
+        read_spec(grid)
+    grid.write_text('phases = [["stages=1"]]\n' + body)
+    with pytest.raises(InputError, match="unknown phase 'stages'"):
         read_spec(grid)
 
 
@@ -295,61 +315,6 @@ def test_notebook_runs_on_a_tiny_grid(tmp_path: Path, monkeypatch: pytest.Monkey
     assert (tmp_path / "out" / "cactus.png").exists() and (tmp_path / "out" / "heatmap.svg").exists()
 
 
-# Grids on the levels with macros of a collection, which generators/goal_room_levels.py writes.
-ROOM_GRIDS = {"microban-rooms-stages": "microban_i", "xsokoban-rooms-stages": "xsokoban_90"}
-# Grids on the sets that generators/debian_levels.py downloads to downloads/levels.
-DOWNLOADED_GRIDS = sorted(p.stem for p in (ROOT / "generators").glob("*.toml") if "../downloads/levels/" in p.read_text())
-GRID_FILES = sorted(p.stem for p in (ROOT / "generators").glob("*.toml")
-                    if "\nencodings =" in p.read_text() and p.stem not in ROOM_GRIDS and p.stem not in DOWNLOADED_GRIDS)
-
-
-@pytest.mark.parametrize("name", GRID_FILES)
-def test_shipped_grid_files_declare_runs(name: str) -> None:
-    path = ROOT / "generators" / f"{name}.toml"
-    if "shared/levels" in path.read_text() and not (ROOT.parent / "shared" / "levels").is_dir():
-        pytest.skip("the benchmark grids read ../shared/levels, which is not next to this checkout")
-    runs, _ = read_spec(path).runs()
-    assert runs and all(run.time_limit > 0 for run in runs)
-
-
-@pytest.mark.parametrize("name", sorted(ROOM_GRIDS))
-def test_grids_on_levels_with_macros_run_each_level_the_script_writes_in_both_stage_directions(
-        name: str, tmp_path: Path) -> None:
-    source = ROOT.parent / "shared" / "levels" / f"{ROOM_GRIDS[name]}.sok"
-    if not source.is_file():
-        pytest.skip("the benchmark grids read ../shared/levels, which is not next to this checkout")
-    written = tmp_path / f"{ROOM_GRIDS[name]}_rooms.sok"
-    subprocess.run([sys.executable, str(ROOT / "generators" / "goal_room_levels.py"), str(source), str(written)],
-                   check=True)
-    grid = tmp_path / f"{name}.toml"
-    grid.write_text((ROOT / "generators" / f"{name}.toml").read_text())
-    runs, _ = read_spec(grid).runs()
-    levels = written.read_text().count(" with macros\n")
-    assert levels > 0 and len(runs) == 2 * levels
-    assert len({run.configuration for run in runs}) == 2  # forward stages alone, and stages in turn
-
-
-@pytest.mark.parametrize("name", DOWNLOADED_GRIDS)
-def test_grids_on_downloaded_levels_read_the_collection_the_script_writes(name: str, tmp_path: Path) -> None:
-    text = (ROOT / "generators" / f"{name}.toml").read_text()
-    shared = ROOT.parent / "shared" / "levels"
-    if "../../shared/levels/" in text:  # a grid on both: ../shared as it is, the downloads stood in for
-        if not shared.is_dir():
-            pytest.skip("the grid reads ../shared/levels too, which is not next to this checkout")
-        text = text.replace("../../shared/levels/", f"{shared}/")
-    (tmp_path / "generators").mkdir()
-    grid = tmp_path / "generators" / f"{name}.toml"
-    grid.write_text(text)
-    downloads = tmp_path / "downloads" / "levels"
-    downloads.mkdir(parents=True)
-    named = [int(n) for listed in re.findall(r'levels = "([\d,]+)"', text) for n in listed.split(",")]
-    stand_in = "#####\n#@$.#\n#####\n"  # tiny levels, as many as the grid names (two at least)
-    for file_name in re.findall(r"\.\./downloads/levels/([\w.]+)", text):
-        (downloads / file_name).write_text("\n".join(f"; {n}\n{stand_in}" for n in range(1, max([2, *named]) + 1)))
-    runs, _ = read_spec(grid).runs()
-    assert runs and len(runs) % 2 == 0 and all(run.time_limit > 0 for run in runs)
-
-
 def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> None:
     grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]', "interleave = [1, 3]")
     assert skipped == ["push with interleave 3: interleaving needs a jump family"]
@@ -364,7 +329,7 @@ def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> Non
 
 
 def test_stage_encodings_choose_the_family_of_the_stages(tmp_path: Path) -> None:
-    grid, body, _, both, skipped = with_and_without(tmp_path, '["pull-route"]', "staged = [0, 5]\n"
+    grid, body, _, both, skipped = with_and_without(tmp_path, '["pull-route"]', 'phases = [[], ["staged=5"]]\n'
                                                     'stage_encodings = ["push-macro", "push-macro+push-route"]\n'
                                                     'strategies = [["dead", "freeze"]]')
     assert skipped == ["pull-route with dead+freeze: freeze not supported"]  # without stages nothing serves freeze
@@ -376,11 +341,11 @@ def test_stage_encodings_choose_the_family_of_the_stages(tmp_path: Path) -> None
     for row in rows_of(database):
         assert row["configuration"].endswith(f"of {json.loads(row['config'])['stage_encoding']}]")
         assert row["message"].startswith("staged search: a plan")
-    grid.write_text('staged = [5]\nstage_encodings = ["push-macro"]\n' + body.replace("pull-route", "push-macro"))
+    grid.write_text('phases = [["staged=5"]]\nstage_encodings = ["push-macro"]\n' + body.replace("pull-route", "push-macro"))
     own, _ = read_spec(grid).runs()
-    grid.write_text("staged = [5]\n" + body.replace("pull-route", "push-macro"))
+    grid.write_text('phases = [["staged=5"]]\n' + body.replace("pull-route", "push-macro"))
     assert [r.key for r in own] == [r.key for r in read_spec(grid).runs()[0]]  # the encoding's own stages: one run
-    grid.write_text('staged = [5]\nstage_encodings = ["incremental"]\n' + body)
+    grid.write_text('phases = [["staged=5"]]\nstage_encodings = ["incremental"]\n' + body)
     with pytest.raises(InputError, match="stage_encodings must name push families"):
         read_spec(grid)
 
@@ -388,9 +353,9 @@ def test_stage_encodings_choose_the_family_of_the_stages(tmp_path: Path) -> None
 def test_the_end_game_is_a_grid_dimension_of_staged_runs(tmp_path: Path) -> None:
     """end_game = [true, false]: the runs with it keep their keys, those without get their own
     label and key, their config records it, and runs without stages are skipped for it."""
-    _, _, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]', "staged = [5]\nend_game = [true, false]")
+    _, _, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]', 'phases = [["staged=5"]]\nend_game = [true, false]')
     assert skipped == []
-    staged_plain = read_spec(write_grid(tmp_path, '["push-macro", "push"]', "staged = [5]")).runs()[0]
+    staged_plain = read_spec(write_grid(tmp_path, '["push-macro", "push"]', 'phases = [["staged=5"]]')).runs()[0]
     assert [r.key for r in both if r.end_game] == [r.key for r in staged_plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push-macro [staged 5 s]", "push-macro [staged 5 s] [no end game]",
                                                "push [staged 5 s]", "push [staged 5 s] [no end game]"}
@@ -399,7 +364,7 @@ def test_the_end_game_is_a_grid_dimension_of_staged_runs(tmp_path: Path) -> None
     runs, skipped = read_spec(grid).runs()
     assert runs == [] and skipped == ["push with no end game: the end game is part of staged solving"]
     database = tmp_path / "r.sqlite"
-    spec = read_spec(write_grid(tmp_path, '["push"]', "staged = [5]\nend_game = [false]"))
+    spec = read_spec(write_grid(tmp_path, '["push"]', 'phases = [["staged=5"]]\nend_game = [false]'))
     assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == len(spec.instances)
     assert all(json.loads(row["config"])["end_game"] is False for row in rows_of(database))
     for bad in ("end_game = [1]", "end_game = false"):

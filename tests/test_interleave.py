@@ -14,7 +14,8 @@ from oracle import bfs_box_moves, bfs_pushes, bfs_slides
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.asp.encodings import ENCODINGS
-from sokoasp.asp.session import Clock, Session
+from sokoasp.asp.session import Session
+from sokoasp.config import Clock
 from sokoasp.errors import InputError
 
 SOLVABLE = {**HAND_MADE, **random_corpus(10)}

@@ -14,10 +14,11 @@ from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.session import Session
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.level import DIRECTIONS, Level, add
 from sokoasp.board.loading import load_level
-from sokoasp.pipeline import Clock, Session
+from sokoasp.config import Clock
 from sokoasp.sokoban.analysis import lone_box_distances, push_lower_bound
 from sokoasp.sokoban.deadlocks import cannot_all_reach_goals
 from sokoasp.sokoban.pairs import PairSides, pair_lower_bound, pair_table, push_bound, relevant_pairs

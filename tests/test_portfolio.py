@@ -12,17 +12,12 @@ from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status
 from sokoasp.asp.encodings import get_encoding
-from sokoasp.portfolio.race import (
-    DEFAULT_MEMBERS,
-    LONG_LIMIT_LOOP,
-    LOOP_SECONDS,
-    MEASURED_LIMIT,
-    SEARCH_SECONDS,
-    SEARCH_SHARE,
-    choose_members,
-    members_for,
-    race,
-)
+from sokoasp.config import PhaseRun
+from sokoasp.errors import InputError
+from sokoasp.portfolio.members import LONGER, default_members, member_config, members_for
+from sokoasp.portfolio.race import choose_members, race
+
+DEFAULT_MEMBERS = default_members()
 
 
 def test_race_returns_a_validated_plan() -> None:
@@ -62,7 +57,7 @@ def test_members_chosen_by_greedy_cover() -> None:
 
 
 @pytest.mark.parametrize("limit", [None, 300.0])
-def test_the_portfolio_listing_names_each_members_search_goal_room_and_stages(limit: float | None) -> None:
+def test_the_portfolio_listing_names_each_members_phases_and_stages(limit: float | None) -> None:
     from test_cli import run
 
     code, out = run("portfolio", *([] if limit is None else ["--time-limit", str(limit)]))
@@ -71,19 +66,28 @@ def test_the_portfolio_listing_names_each_members_search_goal_room_and_stages(li
     assert len(lines) == len(members_for(limit))
     for line, member in zip(lines, members_for(limit), strict=True):
         assert member.encoding in line
-        assert line.rstrip().endswith("no") is (member.staged is None)
-        if member.search is None:
-            assert " in Python" not in line
-        else:
-            assert f"{member.search:g} s in Python" in line
-        if member.goal_room is not None:
-            assert f"{member.goal_room:g} s on the level with macros" in line
-        if member.staged is None:
-            assert " no " in line
-        else:
-            assert f"{member.staged:g} s: " in line
-            assert all(family in line.split(" s: ")[1] for family in member.stage_families)
+        assert line.rstrip().endswith("-") is (not member.has_stages())
+        for phase in member.phases:
+            assert f"{phase.name} {phase.seconds:g} s" in line
+        if not member.phases:
+            assert " none " in line
+        if member.has_stages():
+            assert all(family in line for family in member.stage_families)
             assert ("in turn" in line) is (len(member.stage_families) > 1)
+
+
+def test_the_members_are_the_data_file_in_racing_order() -> None:
+    assert [m.encoding for m in DEFAULT_MEMBERS] == ["push-macro", "push-route", "push-macro"]
+    assert [[str(run) for run in m.phases] for m in DEFAULT_MEMBERS] == [
+        ["box-search=10", "room-search=40"], ["goal-room=10", "staged=25"], []]
+    assert DEFAULT_MEMBERS[1].stage_encoding == "push-macro+pull-route"
+
+
+def test_a_member_table_with_an_unknown_key_or_phase_is_refused() -> None:
+    with pytest.raises(InputError, match="unknown key 'stagd'"):
+        member_config({"encoding": "push", "stagd": 5})
+    with pytest.raises(InputError, match="unknown phase 'stages'"):
+        member_config({"encoding": "push", "phases": ["stages=5"]})
 
 
 @pytest.mark.parametrize("limit", [None, 1.0, 30.0, 60.0])
@@ -92,7 +96,7 @@ def test_up_to_60_s_the_members_keep_the_measured_schedule(limit: float | None) 
 
 
 def test_a_longer_limit_goes_to_the_goal_room_and_the_stages() -> None:
-    staged_members = [n for n, m in enumerate(DEFAULT_MEMBERS) if m.staged is not None and m.goal_room is not None]
+    staged_members = [n for n, m in enumerate(DEFAULT_MEMBERS) if m.has_stages() and m.seconds("goal-room") is not None]
     assert staged_members, "the portfolio has a member with a goal room and stages"
     last_staged = 0.0
     for limit in (61.0, 120.0, 300.0, 900.0):
@@ -101,28 +105,32 @@ def test_a_longer_limit_goes_to_the_goal_room_and_the_stages() -> None:
             if number not in staged_members:
                 assert member == default or number == 0
                 continue
-            assert member.goal_room is not None and member.staged is not None
-            assert member.goal_room == pytest.approx(limit / 6, abs=0.1)
-            assert member.goal_room + member.staged + LOOP_SECONDS == pytest.approx(limit, abs=0.2)
-            assert member.staged > last_staged
-            last_staged = member.staged
-            assert (member.encoding, member.start_factor) == LONG_LIMIT_LOOP
+            goal_room, staged = member.seconds("goal-room"), member.seconds("staged")
+            assert goal_room is not None and staged is not None
+            assert goal_room == pytest.approx(limit * LONGER.goal_room_share, abs=0.1)
+            assert goal_room + staged + LONGER.loop_seconds == pytest.approx(limit, abs=0.2)
+            assert staged > last_staged
+            last_staged = staged
+            assert (member.encoding, member.start_factor) == LONGER.loop
             assert member.strategies == default.strategies
-            assert replace(member, goal_room=default.goal_room, staged=default.staged, encoding=default.encoding,
-                           start_factor=default.start_factor) == default
+            assert replace(member, encoding=default.encoding, start_factor=default.start_factor,
+                           phases=default.phases) == default
 
 
 def test_past_60_s_the_first_member_runs_stages_of_its_family_before_its_loop() -> None:
     first = DEFAULT_MEMBERS[0]
-    assert first.staged is None and first.goal_room is None and first.search == SEARCH_SECONDS
+    search = first.seconds("box-search")
+    assert not first.has_stages() and first.seconds("goal-room") is None and search is not None
     for limit in (61.0, 120.0, 300.0, 900.0):
         member = members_for(limit)[0]
-        assert member.search == pytest.approx(max(SEARCH_SECONDS, limit * SEARCH_SHARE), abs=0.1)
+        longer, staged = member.seconds("box-search"), member.seconds("staged")
+        assert longer == pytest.approx(max(search, limit * LONGER.search_share), abs=0.1)
         # the search beyond its 60-s seconds comes from the stages: the loop keeps what it has at 60 s
-        assert limit - member.search - member.staged == pytest.approx(MEASURED_LIMIT - SEARCH_SECONDS, abs=0.2)
+        assert limit - longer - staged == pytest.approx(LONGER.measured - search, abs=0.2)
         assert member.stage_families == (first.encoding,)
         assert get_encoding(first.encoding).reverse is False  # forwards, unlike the second member's turns
-        assert replace(member, staged=None, search=first.search) == first  # the loop after the stages is its own
+        assert [run.name for run in member.phases] == [*(run.name for run in first.phases), "staged"]
+        assert replace(member, phases=first.phases) == first  # the loop after the stages is its own
 
 
 def test_the_race_runs_the_members_fitted_to_its_limit() -> None:
@@ -153,8 +161,8 @@ def test_a_proof_of_unsolvability_ends_the_schedule() -> None:
     assert result.config["portfolio"] == [members[0].describe()]
 
 
-def test_a_race_without_a_plan_keeps_every_members_phase_notes(monkeypatch, no_end_game) -> None:
-    """The stages' note survives in the report when their member is killed after sending it
+def test_a_race_without_a_plan_keeps_every_members_phase_reports(monkeypatch, no_end_game) -> None:
+    """The stages' report survives in the report when their member is killed after sending it
     (here it hangs after its solve, like grounding that outlives the limit) and another member's
     stronger outcome is the one reported."""
     from test_staged import ONE_NEAR_ONE_FAR
@@ -163,18 +171,20 @@ def test_a_race_without_a_plan_keeps_every_members_phase_notes(monkeypatch, no_e
     from sokoasp import worker
     from sokoasp.board.simulator import replay
 
-    def hangs_after_stages(level, config, progress=None, notes=None):
-        result = driver.solve(level, config, progress, notes)
-        if config.staged:
+    def hangs_after_stages(level, config, progress=None, reports=None):
+        result = driver.solve(level, config, progress, reports)
+        if config.has_stages():
             time.sleep(60)
         return result
 
     monkeypatch.setattr(worker, "solve", hangs_after_stages)  # the forked members inherit it
     level = level_of(ONE_NEAR_ONE_FAR)
     refuted = SolveConfig(encoding="push", max_horizon=1)
-    members = (refuted, replace(refuted, staged=10.0))
+    members = (refuted, replace(refuted, phases=(PhaseRun("staged", 10.0),)))
     result = race(level, members, time_limit=1, cores=2)
     assert result.status is Status.NO_PLAN_UP_TO_HORIZON
-    reached = replay(level, result.stats["staged_farthest"])
+    staged = result.report("staged")
+    assert staged is not None
+    reached = replay(level, staged.farthest)
     assert len(reached.boxes & level.goals) == 1
-    assert "1 of 2" in result.stats["staged"]
+    assert "1 of 2" in staged.note

@@ -93,11 +93,11 @@ def test_a_result_without_a_plan_is_left_as_it_is() -> None:
 
 def test_solve_prove_prints_the_proof_and_needs_the_portfolio(tmp_path: Path) -> None:
     path = write(tmp_path, "room.sok", ROOM)
-    code, out = run("solve", "--portfolio", "--prove", "--time-limit", "30", str(path))
+    code, out = run("race", "--prove", "--time-limit", "30", str(path))
     assert code == ExitCode.SOLVED and "status:     solved (optimal) in pushes" in out
     assert f"pushes: {bfs_pushes(ROOM)} " in out and "proof:" in out and "first_plan" in out
     code, out = run("solve", "--prove", str(path))
-    assert code == ExitCode.INPUT_ERROR and "--prove" in out and "--portfolio" in out
+    assert code == ExitCode.USAGE and "--prove" in out
 
 
 @pytest.mark.parametrize("refuted_below", [0, 1])

@@ -68,25 +68,24 @@ def test_a_given_plan_that_fails_replay_is_an_input_error() -> None:
 def test_solve_proves_a_records_plan_or_beats_it(tmp_path: Path) -> None:
     levels = collection(tmp_path)
     record = tmp_path / "record.csv"
-    code, out = run("solve", "--prove", "--record", str(record), "--time-limit", "30", "-l", "1", str(levels))
+    code, out = run("race", "--prove", "--record", str(record), "--time-limit", "30", "-l", "1", str(levels))
     assert code == ExitCode.SOLVED, out
     assert "status:     solved (optimal) in pushes" in out and f"pushes: {bfs_pushes(ROOM)}" in out
-    code, out = run("solve", "--prove", "--record", str(record), "--time-limit", "30", "-l", "2", str(levels))
+    code, out = run("race", "--prove", "--record", str(record), "--time-limit", "30", "-l", "2", str(levels))
     assert code == ExitCode.SOLVED and f"pushes: {bfs_pushes(HAND_MADE['two-boxes'])}" in out
     assert "encoding:   given plan" in out and "push-optimal" in out
 
 
 @pytest.mark.parametrize(("args", "problem"), [
     (["--record", "record.csv"], "give --prove too"),
-    (["--prove", "--portfolio", "--record", "record.csv"], "give --portfolio or --record"),
-    (["--prove", "--record", "record.csv", "-s", "dead"], "--record chooses its own strategies"),
+    (["--prove", "--record", "record.csv", "-s", "dead"], "No such option"),
     (["--prove", "--record", "record.csv", "-l", "3"], "the record has no plan for level 3 of tiny.sok"),
     (["--prove", "--record", "missing.csv", "-l", "1"], "missing.csv: no such plan record"),
 ])
 def test_bad_record_proofs_are_refused_with_a_clear_message(tmp_path: Path, args: list[str], problem: str) -> None:
     levels = collection(tmp_path)
     args = [str(tmp_path / a) if a.endswith(".csv") else a for a in args]
-    code, out = run("solve", *args, *([] if "-l" in args else ["-l", "1"]), str(levels))
+    code, out = run("race", *args, *([] if "-l" in args else ["-l", "1"]), str(levels))
     assert code in (ExitCode.INPUT_ERROR, ExitCode.USAGE) and problem in out, out
     assert "Traceback" not in out
 

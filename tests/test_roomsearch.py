@@ -18,11 +18,13 @@ from test_cli import run, write
 from test_roomstages import MICROBAN, TWO_DOORS, needs_shared
 
 from sokoasp import SolveConfig, Status, solve
-from sokoasp import pipeline as driver
 from sokoasp.board.simulator import count_pushes
 from sokoasp.board.xsb import read_levels
+from sokoasp.config import PhaseRun
 from sokoasp.errors import ExitCode
-from sokoasp.portfolio.race import DEFAULT_MEMBERS, ROOM_SEARCH_SECONDS, members_for
+from sokoasp.phases import room_search
+from sokoasp.phases import room_search as room_search_phase
+from sokoasp.portfolio.members import default_members, members_for
 from sokoasp.sokoban.entrance_rooms import find_entrance_room
 from sokoasp.sokoban.room_search import PARKED_COST, RoomMacroSearch, room_search_plan
 
@@ -125,38 +127,38 @@ def test_a_box_parked_in_the_room_shuts_the_entries_until_it_is_pushed_out() -> 
 
 def test_a_plan_of_the_room_search_phase_is_never_called_optimal() -> None:
     level = level_of(TWO_DOORS)
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze"), room_search=30.0))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze"), phases=(PhaseRun("room-search", 30.0),)))
     assert result.status is Status.SOLVED
-    assert "goal-room macros" in result.message and "room_search" in result.stats
+    assert "goal-room macros" in result.message and result.report("room-search") is not None
     assert_replays(level, result.plan)
 
 
 def test_when_the_room_search_finds_none_the_other_phases_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(driver, "room_search_plan", lambda level, seconds: (None, "no plan by the room search (stopped)"))
+    monkeypatch.setattr(room_search_phase, "room_search_plan", lambda level, seconds: (None, "no plan by the room search (stopped)"))
     level = level_of(TWO_DOORS)
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), room_search=30.0))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("room-search", 30.0),)))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(TWO_DOORS)
-    assert result.stats["room_search"] == "no plan by the room search (stopped)"
+    assert result.report("room-search").note == "no plan by the room search (stopped)"
 
 
 def test_solve_room_search_prints_the_phase(tmp_path: Path) -> None:
     path = write(tmp_path, "doors.sok", TWO_DOORS)
-    code, out = run("solve", "-e", "push", "--room-search", "30", str(path))
+    code, out = run("solve", "-e", "push", "--phase", "room-search=30", str(path))
     assert code == ExitCode.SOLVED
-    assert "room search: the whole plan by the search of every box with goal-room macros" in out
+    assert "status:     solved (not proven optimal): the whole plan by the search of every box with goal-room macros" in out
 
 
 def test_the_portfolio_refuses_a_room_search_of_its_own(tmp_path: Path) -> None:
     path = write(tmp_path, "doors.sok", TWO_DOORS)
-    code, out = run("solve", "--portfolio", "--room-search", "5", str(path))
-    assert code == ExitCode.INPUT_ERROR and "--room-search" in out
+    code, out = run("race", "--phase", "room-search=5", str(path))
+    assert code == ExitCode.USAGE and "--phase" in out
 
 
 @pytest.mark.parametrize("limit", [None, 60.0, 300.0])
 def test_the_first_member_alone_searches_with_room_macros_first(limit: float | None) -> None:
     first, *others = members_for(limit)
-    assert first.room_search == ROOM_SEARCH_SECONDS == DEFAULT_MEMBERS[0].room_search
-    assert all(member.room_search is None for member in others)
+    assert first.seconds("room-search") == room_search.Settings.seconds == default_members()[0].seconds("room-search")
+    assert all(member.seconds("room-search") is None for member in others)
 
 
 @pytest.mark.slow

@@ -26,10 +26,10 @@ from sokoasp.asp.room_stages import (
     shut_out,
     solve_room_stages,
 )
-from sokoasp.asp.session import Clock
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import read_levels
+from sokoasp.config import Clock, PhaseRun
 from sokoasp.sokoban.entrance_rooms import EntranceRoom, find_entrance_room, inside_of, next_entries
 from sokoasp.sokoban.goal_room import find_goal_room, goal_rooms, two_entrance_rooms
 from sokoasp.sokoban.pushes import Push, expand_pushes, fewest_pushes
@@ -182,10 +182,10 @@ def test_a_stage_plan_pushes_one_box_in_at_an_offered_entry_by_the_encoding_alon
 
 def test_the_goal_room_phase_takes_room_stages_where_no_corridor_stands_for_the_room() -> None:
     level = level_of(TWO_DOORS)
-    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), goal_room=30, max_horizon=60)
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=60, phases=(PhaseRun("goal-room", 30),))
     result = solve(level, config)
     assert result.status is Status.SOLVED, result.message
-    assert result.stats["goal_room"].startswith("room stages")
+    assert result.report("goal-room").note.startswith("room stages")
     assert_replays(level, result.plan)
 
 

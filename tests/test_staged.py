@@ -20,13 +20,14 @@ from sokoasp.asp.bands import CONTROL_STEPS, RANDOM_DECISIONS
 from sokoasp.asp.encodings import encodings_dir
 from sokoasp.asp.models import PlanExtractor
 from sokoasp.asp.reverse_facts import turned_round
-from sokoasp.asp.session import Clock, horizons
+from sokoasp.asp.session import horizons
 from sokoasp.asp.stage_ends import StageEnds, StageGoal, read_stage, state_after
 from sokoasp.asp.stage_session import StageSession, StartExternals, plan_stage
 from sokoasp.asp.staged import FINAL_STAGE_TIMES, FIRST_STAGE_SECONDS, StagedOutcome, StagedSearch, solve_staged, stage_config
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
+from sokoasp.config import Clock, PhaseRun
 from sokoasp.errors import ExitCode
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_fence, dead_group
@@ -385,16 +386,17 @@ def test_a_stage_that_finds_its_plan_or_is_refuted_did_not_run_out_of_time(monke
 
 
 def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
-    config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), staged=5)
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), phases=(PhaseRun("staged", 5),))
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
 
 
 def test_stages_of_another_family_keep_the_strategies_it_supports() -> None:
-    config = SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound", "guide"), staged=5,
-                         stage_encoding="push-macro")
+    config = SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound", "guide"),
+                         stage_encoding="push-macro", phases=(PhaseRun("staged", 5),))
     stages = stage_config(config, "push-macro")
     assert stages.encoding == "push-macro" and stages.strategies == ("dead", "freeze", "guide")
-    assert stage_config(SolveConfig(encoding="push-route", strategies=("dead", "straight"), staged=5), "push-route").strategies == ("dead",)
+    route = SolveConfig(encoding="push-route", strategies=("dead", "straight"), phases=(PhaseRun("staged", 5),))
+    assert stage_config(route, "push-route").strategies == ("dead",)
 
 
 def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
@@ -402,12 +404,12 @@ def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
     the result names the loop's family."""
     level = level_of(HAND_MADE["corridor"])
     config = SolveConfig(encoding="push-route", strategies=("dead", "freeze"), stage_encoding="push-macro")
-    staged = solve(level, replace(config, staged=30))
+    staged = solve(level, replace(config, phases=(PhaseRun("staged", 30),)))
     assert staged.status is Status.SOLVED and staged.message.startswith("staged search: a plan")
     assert_replays(level, staged.plan)
-    looped = solve(level, replace(config, staged=1e-9))
+    looped = solve(level, replace(config, phases=(PhaseRun("staged", 1e-9),)))
     assert looped.status.solved and looped.config["encoding"] == "push-route"
-    assert "staged search: no plan" in looped.stats["staged"]
+    assert "staged search: no plan" in looped.report("staged").note
     assert_replays(level, looped.plan)
 
 
@@ -418,17 +420,17 @@ def test_each_phase_takes_the_strategies_its_family_supports() -> None:
     from sokoasp.errors import InputError
     from sokoasp.pipeline import check_config
 
-    config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"), staged=5,
-                         stage_encoding="push-macro")
+    config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"),
+                         stage_encoding="push-macro", phases=(PhaseRun("staged", 5),))
     check_config(config)
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
     assert loop_config(config).strategies == ("dead", "bound")
     with pytest.raises(InputError, match="supports neither the stages"):
         check_config(replace(config, strategies=("dead", "corral")))
     with pytest.raises(InputError, match="does not support encoding 'pull-route'"):
-        check_config(replace(config, staged=None, stage_encoding=None))
+        check_config(replace(config, stage_encoding=None, phases=()))
     level = level_of(HAND_MADE["corridor"])
-    looped = solve(level, replace(config, staged=1e-9))
+    looped = solve(level, replace(config, phases=(PhaseRun("staged", 1e-9),)))
     assert looped.status.solved and looped.config["strategies"] == ["dead", "freeze", "bound"]
     assert_replays(level, looped.plan)
 
@@ -443,7 +445,7 @@ def test_staged_search_plans_replay_and_are_not_called_optimal(name: str) -> Non
     assert replay(level, outcome.plan).ok
     assert 0 < outcome.test_seconds <= clock.times()["total"]  # every stage plan's end state was tested
     assert outcome.describe(len(level.boxes)).endswith(f"; {outcome.test_seconds:.1f} s testing end states")
-    result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), staged=30))
+    result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("staged", 30),)))
     assert result.status is Status.SOLVED and result.optimal_for is None
     assert result.message.startswith("staged search: a plan")
     assert_replays(level, result.plan)
@@ -452,44 +454,45 @@ def test_staged_search_plans_replay_and_are_not_called_optimal(name: str) -> Non
 def test_when_the_staged_search_fails_the_horizon_loop_still_runs() -> None:
     """A tiny budget: the stages give up, and the push family's own loop finds the optimum."""
     text = HAND_MADE["corridor"]
-    result = solve(level_of(text), SolveConfig(encoding="push", strategies=("dead",), staged=1e-9))
+    result = solve(level_of(text), SolveConfig(encoding="push", strategies=("dead",), phases=(PhaseRun("staged", 1e-9),)))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(text)
-    assert "staged search: no plan" in result.stats["staged"]
+    assert "staged search: no plan" in result.report("staged").note
 
 
-@pytest.mark.parametrize("options", [{"staged": 5.0}, {"goal_room": 5.0, "staged": 5.0}, {"staged": 5.0, "start_factor": 3}])
+@pytest.mark.parametrize("options", [{"phases": (PhaseRun("staged", 5.0),)},
+                                     {"phases": (PhaseRun("goal-room", 5.0), PhaseRun("staged", 5.0))},
+                                     {"phases": (PhaseRun("staged", 5.0),), "start_factor": 3}])
 def test_a_level_already_solved_is_proven_optimal_with_stages_asked_for(options: dict[str, object]) -> None:
     """Stages are never optimal, but an empty plan is: the horizon loop proves it at horizon 0."""
     level = level_of("#######\n#@ * *#\n#######")
     result = solve(level, replace(SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound")), **options))
     assert result.status is Status.SOLVED_OPTIMAL and result.plan == "" and result.pushes == 0
-    assert "staged" not in result.stats
+    assert result.report("staged") is None
 
 
 def test_staged_needs_a_push_family(tmp_path) -> None:
     path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
-    code, out = run("solve", "-e", "incremental", "--staged", "5", path)
-    assert code == ExitCode.INPUT_ERROR and "--staged needs a push family" in out and "Traceback" not in out
-    code, out = run("solve", "-e", "fast-downward", "--staged", "5", path)
+    code, out = run("solve", "-e", "incremental", "--phase", "staged=5", path)
+    assert code == ExitCode.INPUT_ERROR and "the staged phase needs a push family" in out and "Traceback" not in out
+    code, out = run("solve", "-e", "fast-downward", "--phase", "staged=5", path)
     assert code == ExitCode.INPUT_ERROR and "needs a push family" in out and "not 'fast-downward'" in out
-    code, out = run("solve", "--portfolio", "--staged", "5", path)
-    assert code == ExitCode.INPUT_ERROR
-    assert "drop --strategy, --staged, --goal-room, --search, --room-search, --no-end-game and --descend" in out
-    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--staged", "5", path)
+    code, out = run("race", "--phase", "staged=5", path)
+    assert code == ExitCode.USAGE and "--phase" in out
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=5", path)
     assert code == ExitCode.SOLVED and "staged search: a plan" in out
-    code, out = run("solve", "-e", "push-route", "--stage-encoding", "incremental", "--staged", "5", path)
+    code, out = run("solve", "-e", "push-route", "--stage-encoding", "incremental", "--phase", "staged=5", path)
     assert code == ExitCode.INPUT_ERROR and "needs a push family" in out and "not 'incremental'" in out
     code, out = run("solve", "-e", "push-route", "--stage-encoding", "push-macro", path)
-    assert code == ExitCode.INPUT_ERROR and "give --staged SECONDS too" in out
+    assert code == ExitCode.INPUT_ERROR and "add the phase staged too" in out
     code, out = run("solve", "-e", "push-macro", "--no-end-game", path)
-    assert code == ExitCode.INPUT_ERROR and "--no-end-game" in out and "give --staged SECONDS too" in out
+    assert code == ExitCode.INPUT_ERROR and "end game" in out and "add the phase staged too" in out
 
 
 def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp_path) -> None:
     """With 0.01 s the stages rarely find a plan and the horizon loop solves the level; either
     way the staged search's note is printed once, on its own line or as the status message."""
     path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
-    code, out = run("solve", "-e", "push", "-s", "dead", "--staged", "0.01", path)
+    code, out = run("solve", "-e", "push", "-s", "dead", "--phase", "staged=0.01", path)
     assert code == ExitCode.SOLVED
     noted = [line for line in out.splitlines() if "staged search" in line]
     assert len(noted) == 1 and noted[0].startswith(("staged:     staged search: no plan", "status:"))
@@ -519,8 +522,8 @@ def test_several_stage_families_are_checked_each() -> None:
     from sokoasp.errors import InputError
     from sokoasp.pipeline import check_config
 
-    config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "straight"), staged=5,
-                         stage_encoding="push-macro+push-route")
+    config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "straight"),
+                         stage_encoding="push-macro+push-route", phases=(PhaseRun("staged", 5),))
     check_config(config)
     assert config.stage_families == ("push-macro", "push-route")
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze", "straight")
@@ -758,29 +761,33 @@ def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch, no_en
 def budget_of(config: SolveConfig, limit: float | None) -> float:
     """The stages' budget for two-boxes (push-macro bound 3, start scale 3) on a clock with ``limit``."""
     from sokoasp.asp.encodings import get_encoding
-    from sokoasp.pipeline import stage_budget
+    from sokoasp.pipeline import with_idle_loop_time
 
-    return stage_budget(level_of(HAND_MADE["two-boxes"]), get_encoding(config.encoding), config, Clock(limit=limit),
-                        lambda _: None)
+    seconds = config.seconds("staged")
+    assert seconds is not None
+    return with_idle_loop_time(level_of(HAND_MADE["two-boxes"]), get_encoding(config.encoding), config, Clock(limit=limit),
+                               seconds, lambda _: None)
 
 
 def test_the_stages_keep_their_time_when_the_loop_after_them_has_horizons_to_ask() -> None:
-    config = SolveConfig(encoding="push-macro", staged=2.0, start_factor=5, max_horizon=15)
+    config = SolveConfig(encoding="push-macro", start_factor=5, max_horizon=15, phases=(PhaseRun("staged", 2.0),))
     assert budget_of(config, 60.0) == 2.0
     assert budget_of(replace(config, max_horizon=10), None) == 2.0  # no limit: no time to hand on
 
 
 def test_the_stages_take_the_time_a_loop_starting_above_its_maximum_would_leave_unused() -> None:
-    from sokoasp.pipeline import probe_seconds
+    from sokoasp.asp.horizon_loops import probe_seconds
 
-    no_probe = SolveConfig(encoding="push-macro", staged=2.0, start_factor=1, max_horizon=2)  # starts at the bound, 3
+    no_probe = SolveConfig(encoding="push-macro", start_factor=1, max_horizon=2,
+                           phases=(PhaseRun("staged", 2.0),))  # starts at the bound, 3
     assert 59.5 < budget_of(no_probe, 60.0) <= 60.0
-    probing = SolveConfig(encoding="push-macro", staged=2.0, start_factor=5, max_horizon=10)  # 15 > 10, probes 3
+    probing = SolveConfig(encoding="push-macro", start_factor=5, max_horizon=10,
+                          phases=(PhaseRun("staged", 2.0),))  # 15 > 10, probes 3
     assert 59.5 < budget_of(probing, 60.0) + probe_seconds(probing) <= 60.0
 
 
 def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch) -> None:
-    import sokoasp.pipeline
+    import sokoasp.phases.staged
 
     budgets: list[float] = []
 
@@ -788,9 +795,9 @@ def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch
         budgets.append(budget)
         return StagedOutcome(None)
 
-    monkeypatch.setattr(sokoasp.pipeline, "solve_staged", record)
+    monkeypatch.setattr(sokoasp.phases.staged, "solve_staged", record)
     level = level_of(HAND_MADE["two-boxes"])
-    result = solve(level, SolveConfig(encoding="push-macro", staged=1.0, max_horizon=2, time_limit=20.0))
+    result = solve(level, SolveConfig(encoding="push-macro", max_horizon=2, time_limit=20.0, phases=(PhaseRun("staged", 1.0),)))
     assert result.status is Status.NO_PLAN_UP_TO_HORIZON
     assert result.message == "no plan up to horizon 2: every plan needs at least 3 steps (the proven lower bound)"
     assert len(budgets) == 1 and 19.0 < budgets[0] <= 20.0
@@ -799,15 +806,15 @@ def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch
 def test_a_loop_whose_time_the_stages_spent_grounds_nothing(monkeypatch) -> None:
     import time
 
-    import sokoasp.pipeline
+    import sokoasp.phases.staged
 
     def spend(level, config, clock, budget, progress):
         time.sleep(max(0.0, clock.remaining()) + 0.05)
         return StagedOutcome(None)
 
-    monkeypatch.setattr(sokoasp.pipeline, "solve_staged", spend)
+    monkeypatch.setattr(sokoasp.phases.staged, "solve_staged", spend)
     level = level_of(HAND_MADE["two-boxes"])
-    config = SolveConfig(encoding="push-macro", staged=0.5, start_factor=5, max_horizon=10, time_limit=1.0)
+    config = SolveConfig(encoding="push-macro", start_factor=5, max_horizon=10, time_limit=1.0, phases=(PhaseRun("staged", 0.5),))
     result = solve(level, config)  # the loop would probe the bound, 3, before its first horizon, 15 > 10
     assert result.status is Status.TIMEOUT and result.message == "no plan up to horizon 2"
     assert result.times["ground"] == 0.0 and result.times["total"] < 1.5
@@ -833,13 +840,13 @@ def test_a_failed_staged_search_keeps_the_way_to_its_farthest_state(no_end_game)
     assert outcome.farthest is not None
     reached = replay(level, outcome.farthest)
     assert reached.steps_done == len(outcome.farthest) and len(reached.boxes & level.goals) == 1
-    result = solve(level, replace(config, staged=10.0))
-    assert result.stats["staged_farthest"] == outcome.farthest
+    result = solve(level, replace(config, phases=(PhaseRun("staged", 10.0),)))
+    assert result.report("staged").farthest == outcome.farthest
 
 
 def test_solve_draws_the_farthest_state_of_failed_stages(tmp_path, no_end_game) -> None:
     path = str(write(tmp_path, "l.sok", ONE_NEAR_ONE_FAR))
-    code, out = run("solve", "-e", "push", "--staged", "10", "--max-horizon", "1", path)
+    code, out = run("solve", "-e", "push", "--phase", "staged=10", "--max-horizon", "1", path)
     assert code != ExitCode.SOLVED
     lines = out.splitlines()
     head = next(k for k, line in enumerate(lines) if line.startswith("farthest:"))
@@ -858,9 +865,9 @@ def test_failed_backward_stages_draw_the_state_nearest_the_start(tmp_path) -> No
     assert outcome.nearest_home.boxes == level.goals
     rows = outcome.home_board(level).splitlines()
     assert rows[1].count("*") == rows[3].count("*") == 1 and "$" not in "".join(rows)
-    result = solve(level, replace(config, staged=10.0))
-    assert result.stats["staged_home"] == outcome.home_board(level)
-    code, out = run("solve", "-e", "pull-route", "--staged", "10", "--max-horizon", "0",
+    result = solve(level, replace(config, phases=(PhaseRun("staged", 10.0),)))
+    assert result.report("staged").home == outcome.home_board(level)
+    code, out = run("solve", "-e", "pull-route", "--phase", "staged=10", "--max-horizon", "0",
                     str(write(tmp_path, "l.sok", ONE_NEAR_ONE_FAR)))
     lines = out.splitlines()
     head = next(k for k, line in enumerate(lines) if line.startswith("backwards:"))

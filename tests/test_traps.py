@@ -11,11 +11,11 @@ from helpers import level_of
 from oracle import push_closure
 from test_deadlocks import corpus_states, solvable
 
-from sokoasp.asp.session import Clock, SolveConfig
 from sokoasp.asp.stage_ends import StageEnds, StageGoal, state_nogood
 from sokoasp.asp.stage_session import StageSession
 from sokoasp.asp.staged import StagedSearch
 from sokoasp.board.level import Level
+from sokoasp.config import Clock, SolveConfig
 from sokoasp.sokoban.analysis import dead_squares
 from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
 from sokoasp.sokoban.pushes import StagePlan

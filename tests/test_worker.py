@@ -11,45 +11,47 @@ from helpers import assert_replays, level_of
 import sokoasp.worker
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.board.level import Level
-from sokoasp.pipeline import Notes, Progress
+from sokoasp.config import PhaseRun
+from sokoasp.pipeline import Progress, Reports
 from sokoasp.portfolio.race import race
+from sokoasp.result import PhaseReport
 from sokoasp.worker import GRACE_SECONDS, solve_isolated
 
 LEVEL = HAND_MADE["two-boxes"]
-STAGED = SolveConfig(encoding="push", staged=5.0, goal_room=5.0)
+STAGED = SolveConfig(encoding="push", phases=(PhaseRun("goal-room", 5.0), PhaseRun("staged", 5.0),))
 
 
-def test_the_driver_tells_each_phase_as_it_ends_with_the_text_of_its_stats() -> None:
-    heard: dict[str, str] = {}
+def test_the_pipeline_tells_each_phase_as_it_ends_with_the_report_of_its_result() -> None:
+    heard: list[PhaseReport] = []
     # the stages' time is too short for any stage, so both phases end without a plan and the loop solves
-    config = SolveConfig(encoding="push", staged=1e-6, goal_room=5.0)
-    result = solve(level_of(LEVEL), config, notes=heard.__setitem__)
-    assert result.status.solved
-    assert set(heard) == {"goal_room", "staged"}
-    assert heard == {key: result.stats[key] for key in heard}
+    config = SolveConfig(encoding="push", phases=(PhaseRun("goal-room", 5.0), PhaseRun("staged", 1e-6),))
+    result = solve(level_of(LEVEL), config, reports=heard.append)
+    assert result.status.solved and result.found_by is None
+    assert [report.phase for report in heard] == ["goal-room", "staged"]
+    assert heard == result.phases
 
 
 def noting_then_sleeping(level: Level, config: SolveConfig, progress: Progress | None = None,
-                         notes: Notes | None = None) -> None:
+                         reports: Reports | None = None) -> None:
     """A stand-in for the driver whose phases end and whose horizon loop then never does."""
-    assert notes is not None
-    notes("goal_room", "none that goal macros can fill")
-    notes("staged", "staged search: no plan, at best 1 of 2 boxes on goals")
+    assert reports is not None
+    reports(PhaseReport("goal-room", "none that goal macros can fill"))
+    reports(PhaseReport("staged", "staged search: no plan, at best 1 of 2 boxes on goals"))
     time.sleep(60)
 
 
 def noting_forever(level: Level, config: SolveConfig, progress: Progress | None = None,
-                   notes: Notes | None = None) -> None:
-    assert notes is not None
+                   reports: Reports | None = None) -> None:
+    assert reports is not None
     while True:
-        notes("staged", f"still at it, {time.perf_counter()}")
+        reports(PhaseReport("staged", f"still at it, {time.perf_counter()}"))
         time.sleep(0.05)
 
 
 def noting_then_solving(level: Level, config: SolveConfig, progress: Progress | None = None,
-                        notes: Notes | None = None):
-    assert notes is not None
-    notes("goal_room", "none that goal macros can fill")
+                        reports: Reports | None = None):
+    assert reports is not None
+    reports(PhaseReport("goal-room", "none that goal macros can fill"))
     time.sleep(0.3)
     return solve(level, SolveConfig(encoding="push"))
 
@@ -59,8 +61,8 @@ def test_a_run_killed_at_its_limit_keeps_its_phases_notes(monkeypatch: pytest.Mo
     began = time.perf_counter()
     result = solve_isolated(level_of(LEVEL), STAGED, time_limit=1.0)
     assert result.status is Status.TIMEOUT
-    assert result.stats["staged"] == "staged search: no plan, at best 1 of 2 boxes on goals"
-    assert result.stats["goal_room"] == "none that goal macros can fill"
+    assert result.report("staged").note == "staged search: no plan, at best 1 of 2 boxes on goals"
+    assert result.report("goal-room").note == "none that goal macros can fill"
     assert time.perf_counter() - began < 1.0 + GRACE_SECONDS + 2
 
 
@@ -70,7 +72,7 @@ def test_a_note_neither_ends_the_wait_nor_is_lost_from_the_result(monkeypatch: p
     result = solve_isolated(level, STAGED, time_limit=30.0)
     assert result.status.solved
     assert_replays(level, result.plan)
-    assert result.stats["goal_room"] == "none that goal macros can fill"
+    assert result.report("goal-room").note == "none that goal macros can fill"
 
 
 @pytest.mark.parametrize("run", ["isolated", "race"])
@@ -81,7 +83,7 @@ def test_notes_do_not_push_the_deadline_back(monkeypatch: pytest.MonkeyPatch, ru
         result = solve_isolated(level_of(LEVEL), STAGED, time_limit=1.0)
     else:
         result = race(level_of(LEVEL), (STAGED, STAGED), time_limit=1.0)
-    assert result.status is Status.TIMEOUT and result.stats["staged"].startswith("still at it")
+    assert result.status is Status.TIMEOUT and result.report("staged").note.startswith("still at it")
     assert time.perf_counter() - began < 1.0 + GRACE_SECONDS + 2
 
 
@@ -89,12 +91,12 @@ def test_a_timed_out_race_reports_the_member_with_phase_notes(monkeypatch: pytes
     monkeypatch.setattr(sokoasp.worker, "solve", noting_then_sleeping)
     result = race(level_of(LEVEL), (STAGED, STAGED), time_limit=1.0)
     assert result.status is Status.TIMEOUT
-    assert result.stats["staged"] == "staged search: no plan, at best 1 of 2 boxes on goals"
+    assert result.report("staged").note == "staged search: no plan, at best 1 of 2 boxes on goals"
 
 
 def test_a_race_reports_its_own_time_whichever_member_it_reports(monkeypatch: pytest.MonkeyPatch) -> None:
     def quick_or_sleeping(level: Level, config: SolveConfig, progress: Progress | None = None,
-                          notes: Notes | None = None):
+                          reports: Reports | None = None):
         if config.max_horizon == 1:  # the quick member: no plan up to horizon 1, at once
             return solve(level, config)
         time.sleep(60)

@@ -19,7 +19,8 @@ from typing import Generic, Protocol, TypeVar
 
 import clingo
 
-from sokoasp.asp.session import Clock, Session
+from sokoasp.asp.session import Session
+from sokoasp.config import Clock
 
 # Horizons up to 8 are asked in the first control, those up to 27 in a second, the longer ones in
 # a third. 8 and 27 are horizons of the jump schedule (session.horizons).

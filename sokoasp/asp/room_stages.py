@@ -49,11 +49,12 @@ from sokoasp.asp.bands import Bands
 from sokoasp.asp.encodings import Encoding, encodings_dir, get_encoding
 from sokoasp.asp.level_facts import program_facts
 from sokoasp.asp.models import PlanExtractor, push_sequence
-from sokoasp.asp.session import Clock, Session, SolveConfig, horizons
+from sokoasp.asp.session import Session, horizons
 from sokoasp.asp.stage_ends import atom
 from sokoasp.asp.stage_session import StartExternals
 from sokoasp.asp.staged import PASS_STAGES, TRAP_SHARE, TRAP_TIME_SHARE, WIDTH
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.config import Clock, SolveConfig
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
 from sokoasp.sokoban.entrance_rooms import EntranceRoom, find_entrance_room, inside_of, next_entries

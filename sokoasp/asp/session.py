@@ -5,9 +5,6 @@ encoding, strategy files and a level's facts, asked for plans horizon by horizon
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from importlib import metadata
 
 import clingo
 
@@ -17,88 +14,9 @@ from sokoasp.asp.models import PlanExtractor
 from sokoasp.asp.reverse_facts import reverse_facts
 from sokoasp.asp.strategies import strategy_clingo_args, strategy_facts, strategy_paths
 from sokoasp.board.level import Level
+from sokoasp.config import Clock, SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.sokoban.obstacles import rim_facts
-
-DEFAULT_MAX_HORIZON = 200
-
-Progress = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class SolveConfig:
-    encoding: str = "incremental"
-    strategies: tuple[str, ...] = ()
-    horizon: int | None = None  # fixed-horizon encodings
-    min_horizon: int = 0  # incremental encodings
-    start_factor: int = 1  # incremental encodings: first horizon = start_factor x the start scale (driver.start_scale)
-    max_horizon: int = DEFAULT_MAX_HORIZON
-    time_limit: float | None = None  # seconds; soft (solving only)
-    clingo_args: tuple[str, ...] = ()
-    staged: float | None = None  # seconds of staged search (sokoasp.asp.staged) before the horizon loop
-    stage_encoding: str | None = None  # the family of the stages, or several in turn: "push-macro+push-route"
-    interleave: int = 1  # jump families: how many horizons are asked in turn (1: one after another)
-    goal_room: float | None = None  # seconds on the level with its goal room packed by macros (sokoasp.sokoban.goal_room) first
-    descend: bool = False  # push-jump: max_horizon first, then one push fewer than each plan, to a refutation
-    end_game: bool = True  # staged search: the last few boxes by a search in Python (sokoasp.sokoban.end_game)
-    search: float | None = None  # seconds of the search of every box in Python (sokoasp.sokoban.box_search) before all else
-    room_search: float | None = None  # then that search with goal-room entries as macros (sokoasp.sokoban.room_search)
-
-    @property
-    def stage_families(self) -> tuple[str, ...]:
-        """The push families the stages of a staged search run in, taking turns pass by pass
-        (default: the encoding's own)."""
-        return tuple(self.stage_encoding.split("+")) if self.stage_encoding else (self.encoding,)
-
-    def describe(self) -> dict[str, object]:
-        return {
-            "encoding": self.encoding,
-            "strategies": list(self.strategies),
-            "horizon": self.horizon,
-            "min_horizon": self.min_horizon,
-            "start_factor": self.start_factor,
-            "max_horizon": self.max_horizon,
-            "time_limit": self.time_limit,
-            "clingo_args": list(self.clingo_args),
-            "staged": self.staged,
-            "stage_encoding": self.stage_encoding,
-            "interleave": self.interleave,
-            "goal_room": self.goal_room,
-            "descend": self.descend,
-            "end_game": self.end_game,
-            "search": self.search,
-            "room_search": self.room_search,
-            "clingo": clingo.__version__,
-            "sokoasp": sokoasp_version(),
-        }
-
-
-def sokoasp_version() -> str:
-    try:
-        return metadata.version("sokoasp")
-    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-        return "unknown"
-
-
-@dataclass
-class Clock:
-    start: float = field(default_factory=time.perf_counter)
-    ground: float = 0.0
-    solve: float = 0.0
-    limit: float | None = None
-
-    def remaining(self) -> float | None:
-        if self.limit is None:
-            return None
-        return self.limit - (time.perf_counter() - self.start)
-
-    def expired(self) -> bool:
-        left = self.remaining()
-        return left is not None and left <= 0
-
-    def times(self) -> dict[str, float]:
-        total = time.perf_counter() - self.start
-        return {"ground": round(self.ground, 4), "solve": round(self.solve, 4), "total": round(total, 4)}
 
 
 class Session:

@@ -10,9 +10,10 @@ from sokoasp.asp.bands import Bands
 from sokoasp.asp.encodings import Encoding, encodings_dir, get_encoding
 from sokoasp.asp.level_facts import program_facts
 from sokoasp.asp.reverse_facts import reverse_facts, turned_round
-from sokoasp.asp.session import Clock, Session, SolveConfig, horizons
+from sokoasp.asp.session import Session, horizons
 from sokoasp.asp.stage_ends import StageEnds, StageGoal
 from sokoasp.board.level import Cell, Level
+from sokoasp.config import Clock, SolveConfig
 from sokoasp.sokoban.push_search import GoalOrder
 from sokoasp.sokoban.pushes import StagePlan
 from sokoasp.sokoban.traps import Traps

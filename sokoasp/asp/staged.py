@@ -70,12 +70,12 @@ from dataclasses import dataclass, replace
 
 from sokoasp.asp.encodings import Encoding, get_encoding
 from sokoasp.asp.reverse_facts import turned_round
-from sokoasp.asp.session import Clock, Progress, SolveConfig
 from sokoasp.asp.stage_ends import StageGoal
 from sokoasp.asp.stage_session import StageSession
 from sokoasp.asp.strategies import get_strategy
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.xsb import board_lines
+from sokoasp.config import Clock, Progress, SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.end_game import budget, finish
@@ -136,7 +136,7 @@ def can_stage(encoding: Encoding) -> bool:
 
 def check_staged(encoding: Encoding) -> None:
     if not can_stage(encoding):
-        raise InputError(f"--staged needs a push family (push, push-jump, push-macro, ..., pull-route), not {encoding.name!r}")
+        raise InputError(f"the staged phase needs a push family (push, push-jump, push-macro, ..., pull-route), not {encoding.name!r}")
 
 
 def check_stage_families(config: SolveConfig) -> None:
@@ -144,7 +144,7 @@ def check_stage_families(config: SolveConfig) -> None:
         check_staged(get_encoding(family))
 
 
-def check_phases(config: SolveConfig) -> None:
+def check_stage_strategies(config: SolveConfig) -> None:
     """With staged solving a strategy serves the phases whose family supports it: the horizon
     loop, or the stages of some family (if it holds for any goal count). One that serves none
     is refused."""
@@ -169,7 +169,7 @@ def stage_config(config: SolveConfig, family: str) -> SolveConfig:
     count and that family supports."""
     kept = tuple(name for name in config.strategies
                  if name in STAGE_STRATEGIES and family in get_strategy(name).encodings)
-    return replace(config, encoding=family, strategies=kept, staged=None, stage_encoding=None)
+    return replace(config, encoding=family, strategies=kept, phases=(), stage_encoding=None)
 
 
 class StagedSearch:

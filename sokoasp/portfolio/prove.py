@@ -26,9 +26,9 @@ import time
 from dataclasses import replace
 from multiprocessing.connection import Connection
 
-from sokoasp.asp.session import SolveConfig
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import count_pushes, replay
+from sokoasp.config import SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.portfolio.race import race
 from sokoasp.result import Result, Status

@@ -19,9 +19,8 @@ from sokoasp.worker import solve_isolated
 
 def config_of(run: Run) -> SolveConfig:
     return SolveConfig(encoding=run.encoding, strategies=run.strategies, max_horizon=run.max_horizon,
-                       clingo_args=run.clingo_options, start_factor=run.start_factor, staged=run.staged or None,
-                       interleave=run.interleave, stage_encoding=run.stage_encoding or None,
-                       goal_room=run.goal_room or None, end_game=run.end_game, search=run.search or None)
+                       clingo_args=run.clingo_options, start_factor=run.start_factor, phases=run.phases,
+                       interleave=run.interleave, stage_encoding=run.stage_encoding or None, end_game=run.end_game)
 
 
 def run_one(run: Run) -> Result:

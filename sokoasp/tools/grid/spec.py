@@ -40,19 +40,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sokoasp.asp.encodings import ENCODINGS
-from sokoasp.asp.session import SolveConfig
-from sokoasp.asp.staged import can_stage, check_phases
+from sokoasp.asp.staged import can_stage, check_stage_strategies
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
 from sokoasp.board.loading import load_all
+from sokoasp.config import PhaseRun, SolveConfig
 from sokoasp.errors import InputError
+from sokoasp.phases import parse_phases
 from sokoasp.portfolio import prove
 from sokoasp.portfolio import race as portfolio
 from sokoasp.tools.records import read_record
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "staged", "stage_encodings", "interleave", "goal_room", "end_game", "search", "instances"}
+        "phases", "stage_encodings", "interleave", "end_game", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels", "record"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -81,12 +82,10 @@ class Run:
     memory_limit: int | None
     max_horizon: int
     start_factor: int = 1
-    staged: float = 0.0  # seconds of staged solving before the horizon loop (0: none)
+    phases: tuple[PhaseRun, ...] = ()  # before the horizon loop, in order (sokoasp.phases)
     interleave: int = 1  # jump families: horizons asked in turn (1: one after another)
     stage_encoding: str = ""  # with staged: the stages' push family ("": the encoding's own)
-    goal_room: float = 0.0  # seconds on the level with its goal room packed by macros first (0: none)
     end_game: bool = True  # with staged: the last few boxes by a search in Python (sokoasp.sokoban.end_game)
-    search: float = 0.0  # seconds of the search of every box in Python first (sokoasp.sokoban.box_search; 0: none)
 
     @property
     def configuration(self) -> str:
@@ -94,12 +93,13 @@ class Run:
         label = "+".join((self.encoding, *self.strategies))
         label += f" [{' '.join(self.clingo_options)}]" if self.clingo_options else ""
         label += f" [start {self.start_factor}x]" if self.start_factor != 1 else ""
-        label += f" [staged {self.staged:g} s]" if self.staged and not self.stage_encoding else ""
-        label += f" [staged {self.staged:g} s of {self.stage_encoding}]" if self.stage_encoding else ""
-        label += f" [goal room {self.goal_room:g} s]" if self.goal_room else ""
+        label += f" [{', '.join(self.phase_label(run) for run in self.phases)}]" if self.phases else ""
         label += " [no end game]" if not self.end_game else ""
-        label += f" [search {self.search:g} s]" if self.search else ""
         return label + (f" [interleave {self.interleave}]" if self.interleave != 1 else "")
+
+    def phase_label(self, run: PhaseRun) -> str:
+        stages = f" of {self.stage_encoding}" if run.name == "staged" and self.stage_encoding else ""
+        return f"{run.name} {run.seconds:g} s{stages}"
 
     @property
     def key(self) -> str:
@@ -107,18 +107,13 @@ class Run:
                  str(self.time_limit), str(self.memory_limit), str(self.max_horizon)]
         if self.start_factor != 1:  # runs from before start factors existed keep their keys
             parts.append(f"start={self.start_factor}")
-        if self.staged:
-            parts.append(f"staged={self.staged:g}")
+        parts += [str(run) for run in self.phases]
         if self.interleave != 1:
             parts.append(f"interleave={self.interleave}")
         if self.stage_encoding:
             parts.append(f"stage_encoding={self.stage_encoding}")
-        if self.goal_room:
-            parts.append(f"goal_room={self.goal_room:g}")
         if not self.end_game:
             parts.append("end_game=0")
-        if self.search:
-            parts.append(f"search={self.search:g}")
         if self.encoding in PORTFOLIOS:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.members_for(self.time_limit)))
         if self.encoding == PROVED_RECORD:  # so do new provers, and a new plan in the record
@@ -136,12 +131,10 @@ class GridSpec:
     memory_limit: int | None = None
     max_horizon: int = 300
     start_factors: list[int] = field(default_factory=lambda: [1])
-    staged: list[float] = field(default_factory=lambda: [0.0])
+    phases: list[tuple[PhaseRun, ...]] = field(default_factory=lambda: [()])
     interleave: list[int] = field(default_factory=lambda: [1])
     stage_encodings: list[str] = field(default_factory=lambda: [""])
-    goal_room: list[float] = field(default_factory=lambda: [0.0])
     end_game: list[bool] = field(default_factory=lambda: [True])
-    search: list[float] = field(default_factory=lambda: [0.0])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported. The runs of
@@ -150,39 +143,36 @@ class GridSpec:
         configurations: list[tuple] = []
         skipped = []
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
-                                   self.staged, self.interleave, self.stage_encodings, self.goal_room, self.end_game,
-                                   self.search)
-        for encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search in matrix:
+                                   self.phases, self.interleave, self.stage_encodings, self.end_game)
+        for encoding, strategies, options, factor, phases, interleave, stages, end_game in matrix:
+            staged = any(run.name == "staged" for run in phases)
             stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
-            if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or staged or interleave != 1 or room
-                                                   or not end_game or search):
+            if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or phases or interleave != 1
+                                                   or not end_game):
                 chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else
-                                                            f"staged {staged:g} s" if staged else
-                                                            f"goal room {room:g} s" if room else
-                                                            f"search {search:g} s" if search else "no end game")
+                                                            ", ".join(map(str, phases)) if phases else "no end game")
                 skipped.append(f"{encoding} with {chosen}: it chooses its own")
                 continue
             if not end_game and not staged and encoding not in OWN_CONFIGURATIONS:
                 skipped.append(f"{encoding} with no end game: the end game is part of staged solving")
                 continue
             if staged and not stages and not can_stage(ENCODINGS[encoding]):
-                skipped.append(f"{encoding} with staged {staged:g} s: staged solving needs a push family")
+                skipped.append(f"{encoding} with the staged phase: staged solving needs a push family")
                 continue
             if interleave != 1 and not ENCODINGS[encoding].jumps:
                 skipped.append(f"{encoding} with interleave {interleave}: interleaving needs a jump family")
                 continue
-            problem = unsupported(encoding, strategies, staged, stages)
+            problem = unsupported(encoding, strategies, phases, stages)
             if problem:
                 skipped.append(f"{encoding} with {'+'.join(strategies)}: {problem}")
                 continue
-            configuration = (encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search)
+            configuration = (encoding, strategies, options, factor, phases, interleave, stages, end_game)
             if configuration not in configurations:
                 configurations.append(configuration)
         runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
-                    factor, staged, interleave, stages, room, end_game, search)
+                    factor, phases, interleave, stages, end_game)
                 for instance in self.instances
-                for encoding, strategies, options, factor, staged, interleave, stages, room, end_game, search
-                in configurations
+                for encoding, strategies, options, factor, phases, interleave, stages, end_game in configurations
                 if encoding != PROVED_RECORD or instance.plan]
         unplanned = [i.name for i in self.instances if not i.plan]
         if PROVED_RECORD in self.encodings and unplanned:
@@ -191,12 +181,13 @@ class GridSpec:
         return runs, sorted(set(skipped))
 
 
-def unsupported(encoding: str, strategies: tuple[str, ...], staged: float, stages: str) -> str:
+def unsupported(encoding: str, strategies: tuple[str, ...], phases: tuple[PhaseRun, ...], stages: str) -> str:
     """Why a strategy set does not fit a configuration ("" if it does). With staged solving a
-    strategy may serve the stages or the horizon loop (``staged.check_phases``)."""
-    if staged:
+    strategy may serve the stages or the horizon loop (``staged.check_stage_strategies``)."""
+    if any(run.name == "staged" for run in phases):
         try:
-            check_phases(SolveConfig(encoding=encoding, strategies=strategies, staged=staged, stage_encoding=stages or None))
+            check_stage_strategies(SolveConfig(encoding=encoding, strategies=strategies, phases=phases,
+                                               stage_encoding=stages or None))
         except InputError as error:
             return error.problem
         return ""
@@ -276,13 +267,23 @@ def read_spec(path: Path) -> GridSpec:
         int(data.get("max_horizon", 300)),
         source,
         data.get("start_factors", [1]),
-        data.get("staged", [0]),
+        phase_lists(data.get("phases", [[]]), source),
         data.get("interleave", [1]),
         data.get("stage_encodings", [""]),
-        data.get("goal_room", [0]),
         data.get("end_game", [True]),
-        data.get("search", [0]),
     )
+
+
+def phase_lists(value: object, source: str) -> list[tuple[PhaseRun, ...]]:
+    """The ``phases`` axis: a list of phase lists, each of "NAME" or "NAME=SECONDS" strings."""
+    if not isinstance(value, list) or not value or not all(isinstance(runs, list) for runs in value) \
+            or not all(isinstance(text, str) for runs in value for text in runs):
+        raise InputError('phases must be a list of phase lists, e.g. [[], ["box-search=10"], ["goal-room=10", "staged=25"]]',
+                         source)
+    try:
+        return [parse_phases(runs) for runs in value]
+    except InputError as error:
+        raise InputError(error.problem, source) from None
 
 
 def beside(spec: Path, named: str) -> Path:
@@ -300,12 +301,10 @@ def build_spec(
     max_horizon: int,
     source: str = "<grid>",
     start_factors: list[int] | None = None,
-    staged: list[float] | None = None,
+    phases: list[tuple[PhaseRun, ...]] | None = None,
     interleave: list[int] | None = None,
     stage_encodings: list[str] | None = None,
-    goal_room: list[float] | None = None,
     end_game: list[bool] | None = None,
-    search: list[float] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -321,13 +320,6 @@ def build_spec(
     factors = start_factors or [1]
     if not whole_numbers_from_one(factors):
         raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
-    budgets, room_budgets, search_budgets = staged or [0], goal_room or [0], search or [0]
-    if not seconds_from_zero(budgets):
-        raise InputError(f"staged must list seconds >= 0 (0: no staged solving), not {budgets!r}", source)
-    if not seconds_from_zero(room_budgets):
-        raise InputError(f"goal_room must list seconds >= 0 (0: the level only), not {room_budgets!r}", source)
-    if not seconds_from_zero(search_budgets):
-        raise InputError(f"search must list seconds >= 0 (0: no search in Python first), not {search_budgets!r}", source)
     widths = interleave or [1]
     if not whole_numbers_from_one(widths):
         raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
@@ -341,13 +333,7 @@ def build_spec(
         raise InputError(f"end_game must list true or false (false: every stage planned by clingo), not {end_games!r}",
                          source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
-                    memory_limit, max_horizon, factors, [float(b) for b in budgets], widths, list(stages),
-                    [float(b) for b in room_budgets], end_games, [float(b) for b in search_budgets])
-
-
-def seconds_from_zero(values: Sequence[object]) -> bool:
-    """TOML numbers >= 0 (not booleans)."""
-    return all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in values)
+                    memory_limit, max_horizon, factors, phases or [()], widths, list(stages), end_games)
 
 
 def whole_numbers_from_one(values: Sequence[object]) -> bool:

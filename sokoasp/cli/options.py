@@ -1,0 +1,47 @@
+"""Options several commands share: the level, the limits, the output."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+LIMIT_MAX = 1e7  # seconds: about four months; anything longer is a typo
+
+
+class Seconds(click.ParamType):
+    """A finite number of seconds above zero (nan, inf and absurd values are refused)."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or not 0 < seconds <= LIMIT_MAX:
+            self.fail(f"{value!r}: give seconds above 0 and at most {LIMIT_MAX:g}", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
+
+
+def level_argument(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = click.option("--level", "-l", "which", help="Which level of a collection: its number (1-based) or title.")(command)
+    return click.argument("level_file", type=click.Path(path_type=Path))(command)
+
+
+def limits(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = click.option("--memory-limit", type=click.IntRange(1, 10**7), metavar="MB",
+                           help="Address space of the solver process.")(command)
+    return click.option("--time-limit", type=SECONDS, help="Seconds for the whole run, grounding too; "
+                        "then it is a timeout.")(command)
+
+
+def output(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = click.option("--verbose", "-v", is_flag=True, help="Show each horizon and phase as it goes (on stderr).")(command)
+    return click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")(command)

@@ -1,0 +1,62 @@
+"""``sokoasp plans``: keep a record of the best replayed plan per level of a collection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sokoasp.board.loading import load_all
+from sokoasp.errors import InputError
+from sokoasp.tools.grid.store import read_rows
+from sokoasp.tools.records import Entry, entries_from_runs, merge, read_record, write_record
+
+
+@click.command(name="plans")
+@click.argument("level_file", type=click.Path(path_type=Path))
+@click.argument("record", type=click.Path(path_type=Path))
+@click.option("--db", "databases", multiple=True, type=click.Path(path_type=Path),
+              help="A grid database (repeatable): add its best plan for each level of LEVEL_FILE that "
+                   "beats the record's, and write RECORD.")
+def plans_command(level_file: Path, record: Path, databases: tuple[Path, ...]) -> None:
+    """Keep RECORD, a CSV of the best validated plan per level of LEVEL_FILE (fewest pushes,
+    then moves), and replay every plan in it.
+
+    \b
+    Grids keep their plans in databases on the machine that ran them; a record is a small
+    text file to commit and cite. Every plan is replayed by the simulator when RECORD is read
+    and before a plan from a database goes in, so the count printed is a count anyone can
+    check. An invalid row is an input error naming its line.
+    \b
+    Examples:
+      sokoasp plans ../shared/levels/xsokoban_90.sok instances/plans/xsokoban_90.csv
+      sokoasp plans ../shared/levels/xsokoban_90.sok instances/plans/xsokoban_90.csv --db run.sqlite
+    """
+    levels = [item.level for item in load_all(level_file)]
+    if not record.exists() and not databases:
+        raise InputError("no such file (give --db to start a record)", str(record))
+    entries = read_record(record, levels) if record.exists() else {}
+    if databases:
+        for database in databases:
+            if not database.is_file():
+                raise InputError("no such results database", str(database))
+            found = entries_from_runs(read_rows(database), levels, str(database))
+            if not found:
+                click.echo(f"{database}: no solved run of a level of {level_file.name}")
+            entries, taken = merge(entries, found)
+            for entry in taken:
+                click.echo(f"level {entry.level}: {entry.pushes} pushes{bound_note(entry)}, "
+                           f"{entry.moves} moves ({entry.configuration}, {entry.seconds:.1f} s, {database.name})")
+        write_record(record, entries)
+    numbers = ", ".join(str(number) for number in sorted(entries))
+    proven = sum(entry.proven for entry in entries.values())
+    bounded = sum(not entry.proven and entry.lower_bound is not None for entry in entries.values())
+    click.echo(f"{record}: {len(entries)} of {len(levels)} levels of {level_file.name} have a replayed plan"
+               + (f", {proven} proven push-optimal" if proven else "")
+               + (f", {bounded} more with a proven lower bound" if bounded else "") + (f": {numbers}" if numbers else ""))
+
+
+def bound_note(entry: Entry) -> str:
+    if entry.proven:
+        return " (proven fewest)"
+    return "" if entry.lower_bound is None else f" (none has fewer than {entry.lower_bound})"

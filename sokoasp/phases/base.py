@@ -1,0 +1,57 @@
+"""What every phase shares: the registry entry (``Phase``), what a phase is given
+(``PhaseContext``) and what it returns (``PhaseOutcome``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from sokoasp.board.level import Level
+from sokoasp.config import Clock, PhaseRun, Progress, SolveConfig
+from sokoasp.result import PhaseReport, Result
+
+
+@dataclass(frozen=True)
+class PhaseContext:
+    """A phase's run: the configuration, the run's clock, this phase's ``seconds`` (already capped
+    by the clock), the phases after it, and the pipeline itself for a phase that solves a
+    simpler level (``solve``: the pipeline's own entry, so no phase imports the pipeline)."""
+
+    config: SolveConfig
+    clock: Clock
+    seconds: float
+    progress: Progress
+    later: tuple[PhaseRun, ...]
+    solve: Callable[[Level, SolveConfig], Result]
+
+
+@dataclass(frozen=True)
+class PhaseOutcome:
+    """A phase's plan for the level (LURD moves from its start; None: none found), what it did,
+    and the clingo statistics of the run that found the plan, where there was one."""
+
+    plan: str | None
+    report: PhaseReport
+    stats: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A registry entry: one way of finding a plan before (or instead of) the horizon loop.
+    ``complete``: it finds a plan whenever one exists, given its seconds and its state limit.
+    No phase calls its plan optimal. ``uses_idle_loop_time``: it also gets the time of a horizon
+    loop that would ask no horizon (its first is above the maximum)."""
+
+    name: str
+    kind: Literal["python", "asp"]
+    complete: bool
+    default_seconds: float
+    summary: str
+    run: Callable[[Level, PhaseContext], PhaseOutcome]
+    check: Callable[[SolveConfig], None] = lambda config: None
+    uses_idle_loop_time: bool = False
+
+    @property
+    def soundness(self) -> str:
+        return "complete, never optimal" if self.complete else "may lose solutions, never optimal"

@@ -1,0 +1,85 @@
+"""The portfolio's members: read from ``members.toml`` (shipped in the package), and stretched to
+a time limit above the one they were chosen at by the rule of ``LongerLimits``."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from sokoasp.config import PhaseRun, SolveConfig
+from sokoasp.errors import InputError
+from sokoasp.phases import parse_phases
+
+MEMBER_KEYS = {"encoding", "strategies", "start_factor", "max_horizon", "phases", "stage_encoding"}
+
+
+@dataclass(frozen=True)
+class LongerLimits:
+    """How the members' times follow a limit above ``measured``. The first member (Python
+    searches) gets ``search_share`` of the limit for its box search and the rest past ``measured``
+    for forward stages; a member with a goal room and stages gives the goal room ``goal_room_share``
+    of the limit, the stages all but ``loop_seconds`` of the rest, and asks ``loop`` after them."""
+
+    measured: float = 60.0  # the members' times were chosen at this limit; up to it they stay as they are
+    search_share: float = 1 / 12  # 25 s of 300 s for the box search
+    goal_room_share: float = 1 / 6  # 10 s of 60 s for the goal room
+    loop_seconds: float = 25.0  # the horizon loop after the stages keeps this much
+    loop: tuple[str, int] = ("push-macro", 5)  # the stage member's loop past the measured limit: family, start factor
+
+
+LONGER = LongerLimits()
+
+
+@cache
+def default_members() -> tuple[SolveConfig, ...]:
+    """The members of ``members.toml``, in racing order."""
+    text = resources.files("sokoasp.portfolio").joinpath("members.toml").read_text()
+    return tuple(member_config(table) for table in tomllib.loads(text)["member"])
+
+
+def member_config(table: dict[str, Any]) -> SolveConfig:
+    """One member's configuration from its TOML table."""
+    unknown = set(table) - MEMBER_KEYS
+    if unknown:
+        raise InputError(f"members.toml: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(MEMBER_KEYS))})")
+    return SolveConfig(encoding=table["encoding"], strategies=tuple(table.get("strategies", ())),
+                       start_factor=table.get("start_factor", 1), max_horizon=table.get("max_horizon", 200),
+                       phases=parse_phases(table.get("phases", ())), stage_encoding=table.get("stage_encoding"))
+
+
+def members_for(time_limit: float | None, members: tuple[SolveConfig, ...] | None = None) -> tuple[SolveConfig, ...]:
+    """The members raced under ``time_limit``: as they are up to ``LONGER.measured``, stretched above it."""
+    first, *others = members or default_members()
+    if time_limit is None or time_limit <= LONGER.measured:
+        return (first, *others)
+    return (searches_then_stages(first, time_limit), *(stretched(member, time_limit) for member in others))
+
+
+def searches_then_stages(member: SolveConfig, time_limit: float) -> SolveConfig:
+    """The first member above the measured limit: its box search gets ``search_share`` of the
+    limit (at least its own seconds), and forward stages in its own family the time past the
+    measured limit that the search does not take. A member that already has stages stays."""
+    if member.has_stages():
+        return member
+    search = member.seconds("box-search") or 0.0
+    longer = round(max(search, time_limit * LONGER.search_share), 1) if search else 0.0
+    staged = PhaseRun("staged", round(time_limit - LONGER.measured - (longer - search), 1))
+    runs = tuple(PhaseRun(run.name, longer) if run.name == "box-search" else run for run in member.phases)
+    return replace(member, phases=(*runs, staged))
+
+
+def stretched(member: SolveConfig, time_limit: float) -> SolveConfig:
+    """A member with a goal room and stages above the measured limit: the goal room
+    ``goal_room_share`` of the limit, the stages all but ``loop_seconds`` of the rest, and the
+    loop of ``LONGER.loop``. A member without both phases stays as it is."""
+    goal_room, staged = member.seconds("goal-room"), member.seconds("staged")
+    if goal_room is None or staged is None:
+        return member
+    goal_room = round(max(goal_room, time_limit * LONGER.goal_room_share), 1)
+    seconds = {"goal-room": goal_room, "staged": round(max(staged, time_limit - goal_room - LONGER.loop_seconds), 1)}
+    encoding, start_factor = LONGER.loop
+    return replace(member, phases=tuple(PhaseRun(run.name, seconds.get(run.name, run.seconds)) for run in member.phases),
+                   encoding=encoding, start_factor=start_factor)
