@@ -325,7 +325,7 @@ def test_a_box_that_can_no_longer_come_in_through_an_entrance_left_to_use_is_shu
     assert fewest_pushes(level.floor, late - {(14, 11)}, (14, 11), (11, 11), (11, 10), None) is None  # by search too
 
 
-# XSokoban 59 after 12 of its 16 boxes came in (room stages, 2026-11-27): the four boxes left in
+# XSokoban 59 after 12 of its 16 boxes came in (room stages): the four boxes left in
 # the level's right half can each still come in alone, but not all four.
 FOUR_LEFT = """\
 ################
@@ -368,7 +368,7 @@ def test_an_entry_after_which_the_boxes_outside_cannot_all_come_in_is_turned_awa
     assert not stages.trapped(level.boxes, level.player)  # the level's start: the proof meets its time limit
 
 
-# XSokoban 32 after 7 of its 15 boxes came in (room stages, 2026-11-27): the four boxes in the
+# XSokoban 32 after 7 of its 15 boxes came in (room stages): the four boxes in the
 # pocket below the room, three in a row and one two squares below, can never all come out.
 POCKET_OF_FOUR = """\
       ####

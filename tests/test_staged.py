@@ -1,4 +1,4 @@
-"""Staged solving (``--staged``, sokoasp/staged.py): the stage goal of encodings/subgoal.lp is
+"""Staged solving (``--staged``, sokoasp/asp/staged.py): the stage goal of encodings/subgoal.lp is
 exact (breadth-first optima for "at least k boxes on goals"), stages avoid the end states they
 are told to, and the joined plans replay; staged solving is never called optimal."""
 

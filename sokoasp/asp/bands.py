@@ -1,8 +1,7 @@
 """Clingo controls by band of horizons, for searches that ask many questions in one grounding.
 
-Every step a control has grounded weighs on each of its solve calls, idle steps too: on
-XSokoban 10, one stage question of three slides takes 26 ms with 8 steps grounded and 458 ms
-with 108 (generators/stage_ask_cost.py). A search whose questions are mostly short, with a long
+Every step a control has grounded weighs on each of its solve calls, idle steps too, by an order
+of magnitude on large levels. A search whose questions are mostly short, with a long
 one now and then, asks each horizon in the control of its band (``CONTROL_STEPS``), grounded no
 further than the band needs; the controls past the first are made when first asked. Used by the
 staged search (``sokoasp.asp.staged``) and the room stages (``sokoasp.asp.room_stages``).

@@ -29,7 +29,7 @@ PROBE_SHARE = 0.1  # a start factor above 1 first asks the proven bound for this
 DEFAULT_PROBE_LIMIT = 60.0  # ... or of this many seconds when there is no limit
 
 
-PROBED_BOUNDS = ("slides",)  # the families whose late start probes the bound: measured on push-macro only
+PROBED_BOUNDS = ("slides",)  # the families whose late start probes the bound first (push-macro's slides)
 DESCENDING_FAMILIES = ("push-jump",)  # --descend: a horizon of h steps admits every plan of up to h pushes
 
 
@@ -124,9 +124,8 @@ def run_descending(session: Session, config: SolveConfig, result: Result, progre
     than the plan found has, and so on, until a horizon is refuted. A push-jump horizon admits
     every plan of up to that many pushes, so one refutation below the last plan proves it
     push-optimal, where the loop from below refutes every horizon from the bound up. Each
-    horizon gets a session of its own, grounded up to it: asking a shorter horizon in the same
-    session needs the steps past it kept idle (idle.lp), and those externals made the
-    refutations about 1.5x slower (BENCHMARKS.md, "Proofs from above")."""
+    horizon gets a session of its own, grounded up to it (asking a shorter horizon in the same
+    session would need the steps past it kept idle, idle.lp, whose externals slow refutations)."""
     bound = first_horizon(session.level, session.encoding)
     t = config.max_horizon
     while t >= bound:
@@ -190,13 +189,13 @@ def exhausted(result: Result, session: Session, config: SolveConfig, start: int,
 def probe_seconds(config: SolveConfig) -> float:
     """How long a start factor above 1 first asks the proven bound: a level with many boxes may
     have a plan right at the bound that is quick to find, while three times the bound is a far
-    bigger problem (Microban 144: 16 slides, 3.8 s at the bound, a timeout at 48)."""
+    bigger problem."""
     return PROBE_SHARE * (config.time_limit or DEFAULT_PROBE_LIMIT)
 
 
 def probes_the_bound(encoding: Encoding, config: SolveConfig) -> bool:
-    """Whether a configuration first asks the bound: a start factor above 1, in a family where
-    that was measured (``PROBED_BOUNDS``)."""
+    """Whether a configuration first asks the bound: a start factor above 1, in a family of
+    ``PROBED_BOUNDS``."""
     return config.start_factor > 1 and encoding.first_horizon in PROBED_BOUNDS
 
 
@@ -208,8 +207,8 @@ def probes_bound(encoding: Encoding, config: SolveConfig, bound: int, start: int
 
 def probe_bound(session: Session, config: SolveConfig, bound: int, progress: Progress) -> tuple[Session, bool | None]:
     """Ask the proven bound for ``probe_seconds`` in a session of its own: the main loop then
-    searches as it would without the probe (in the same session, what clasp learnt at the bound
-    made some later horizons slower: Microban 36 and 112 timed out, BENCHMARKS.md)."""
+    searches as it would without the probe (what clasp learns at the bound can slow the longer
+    horizons of the same session)."""
     probe = Session(session.level, session.encoding, config, session.clock)
     outcome = probe.ask(bound, probe_seconds(config))
     progress(f"horizon {bound} (the bound, probed first): {describe_outcome(outcome)} ({session.clock.times()['total']:.2f} s)")
@@ -241,9 +240,8 @@ def first_horizon(level: Level, encoding: Encoding) -> int:
 
 def start_scale(level: Level, encoding: Encoding, bound: int) -> int:
     """What --start-factor multiplies: the proven bound, except for the slide families, where
-    it is the weaker sum of each box's slides to its nearest goal. The start factors were
-    measured with that sum, and on Microban 3x the stronger matching bound solved fewer levels
-    than 3x the sum, and 2x fewer still (BENCHMARKS.md, "A stronger slide bound")."""
+    it is the weaker sum of each box's slides to its nearest goal, the scale the portfolio's start
+    factors are chosen for."""
     if encoding.first_horizon == "slides":
         return nearest_slide_sum(level)
     return bound

@@ -1,15 +1,11 @@
 """Turning model symbols into a LURD plan string (lower case walk, upper case push).
 
-Move families show ``move(DX,DY,T)`` and ``push(T)``: one letter per time step.
-Push families show ``push(X,Y,DX,DY,T)`` (the macro family ``slide(X,Y,DX,DY,K,T)``, K pushes
-of one box in a line): each push is expanded with a shortest walk of the player to the square
-behind the box (so the plan is push-optimal, not move-optimal). The route family shows, per
-step, which box is lifted, where it is dropped and where the player ends (``lift/3``,
-``drop/3``, ``stand/3``); its pushes are found again by a search over (box, player) squares
-with the other boxes fixed, and a wrong model is caught by the simulator, not trusted. The
-reverse route family (pull-route) shows the same atoms for pulls from the goals; its steps are
-played back last to first, each as a push route.
-"""
+Move families show ``move(DX,DY,T)`` and ``push(T)``: one letter per time step. Push families
+show ``push(X,Y,DX,DY,T)`` (the macro family ``slide(X,Y,DX,DY,K,T)``: K pushes of one box in a
+line), expanded with shortest walks between pushes (``sokoasp.sokoban.pushes``). The route
+families show, per step, which box is lifted, where it is dropped and where the player ends
+(``lift/3``, ``drop/3``, ``stand/3``); their pushes are found again by a search, and a wrong model
+is caught by the simulator, not trusted. pull-route's steps are played back last to first."""
 
 from __future__ import annotations
 

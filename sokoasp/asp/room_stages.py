@@ -1,39 +1,19 @@
-"""Goal rooms with several entrances, filled box by box (after Rolling Stone's goal macros and
-YASS's packing order, for rooms that ``sokoasp.sokoban.goal_room`` cannot replace by a corridor).
+"""Room stages: a goal room with up to three entrances (``sokoasp.sokoban.entrance_rooms``) filled
+box by box, for rooms that ``sokoasp.sokoban.goal_room`` cannot replace by a corridor.
 
-A room holds every goal, no box and not the player, and is cut off from the rest of the floor
-by one or two entrance squares, or by three where no room with fewer can be filled. An entry
-is a push in from an entrance and the fixed pushes that take the box on to a goal, a lone box
-in the room with the filled goals as walls (the player walks round the rest of the room and can
-walk out again). A room is taken when some packing order of entries fills it
-(``goalroom.packing_entries``, found backwards), an entry counted only while a box can still
-come to its entrance from outside with the goals filled before it (``sokoasp.sokoban.approach``: an
-entrance reached through a pocket that the player enters through the room closes when the room
-is filled across).
-
-The level is then solved in stages, one per box into the room, each a short clingo search:
-a stage pushes some box in onto the square just inside an entrance (``encodings/room-stage.lp``:
-no box goes further into the room and the boxes in it stay, but the player may walk through
-it), and the entry's pushes take it on to its goal. The entries a stage may make are those
-after which some order of entries still fills the rest (``next_entries``: through either
-entrance, so the boxes near each come in when they can), one per inside square, to the goal
-earliest in the packing order. Stages search depth first, in passes with a growing stage time
-(as ``sokoasp.asp.staged`` does): a stage that finds no plan sends the search back to try another
-end state of the stage before; an end state with a corral, group or freeze deadlock after the
-entry's pushes is turned away while clingo searches, as is one with a box shut out of the room
-(``shut_out``) or one proven dead by a search, the room's boxes as walls (``trapped``). The
-nogood that turns it away names the deadlock's boxes and the entry's box (``blame``), so
-clingo does not offer the same deadlock with the other boxes elsewhere again. A pass that
-does not fill the room leaves its way to its most boxes in to a review (``review``): trap
-proofs of the states after its entries, the first first, in time of their own, so that a dead
-end entered early (XSokoban 41's first entry once) is turned away at once in the passes after.
-Later passes make random decisions of their own (``Bands.randomize``). Each horizon is asked in
-the clingo control of its band (``sokoasp.asp.bands``), the state and the entries as external atoms.
+Each stage is a short clingo search (``encodings/room-stage.lp``) that pushes some box in onto
+the square just inside an entrance; the entry's fixed pushes then take it on to its goal. The
+entries a stage may make are those after which some order of entries still fills the rest
+(``next_entries``). Stages search depth first in passes with a growing stage time, as
+``sokoasp.asp.staged`` does. End states with a corral, group or freeze deadlock, a box shut out
+of the room (``shut_out``) or boxes outside proven unable to all come in (``trapped``) are turned
+away by nogoods that name only the boxes to blame (``blame``); a pass that does not fill the
+room has the states on its way proven or refuted (``review``). Each horizon is asked in the
+control of its band (``sokoasp.asp.bands``), the state and the entries as external atoms.
 
 MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level that needs the room for boxes outside the entries,
 another order, or a box parked in the room cannot be solved this way. Every plan is replayed by
-the simulator from the level's start (``driver.validate``) like every other.
-"""
+the pipeline like every other."""
 
 from __future__ import annotations
 
@@ -224,8 +204,7 @@ class RoomStages:
     def review(self, path: list[tuple[frozenset[Cell], Cell]], seconds: float) -> None:
         """Trap proofs of the states after the entries of ``path`` (a pass's way to its most
         boxes in), the first first, each with an equal share of what is left of ``seconds``,
-        until one is proven dead: a dead end that the stages' own proofs had no time for
-        (XSokoban 41's first entry once, a part of four boxes proven in 70 ms). Kept by the
+        until one is proven dead: a dead end that the stages' own proofs had no time for. Kept by the
         traps, the proof turns the same entry away at once in the passes after (``trapped``)."""
         before = self.trap_seconds()
         end = time.perf_counter() + min(seconds, self.clock_left())
@@ -257,10 +236,8 @@ class RoomStages:
         """The boxes outside the room that cannot all come in, the room's boxes as walls:
         trap proofs (``traps.py``) of the level without the room's boxes, of a few boxes near
         each other first (part proofs), then of all of them (a ``whole`` proof), each half of
-        the staged search's shares of the stage time and of the search's time. XSokoban 59's
-        stages once brought 12 of 16 boxes in with the last four walled in by each other in
-        the level's right half; a whole proof takes 43 states there, where the stages had
-        spent pass after pass. A part proof names its boxes (dead with the player on its side);
+        the staged search's shares of the stage time and of the search's time. A part proof
+        names its boxes (dead with the player on its side);
         a whole proof all of them. None when no proof finishes in its time."""
         state, traps = self.outside(boxes, player)
         spent = self.trap_seconds() - self.reviewed
@@ -335,9 +312,7 @@ def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
     """A box outside the room that can no longer come in through an entrance that still leads to
     an unfilled goal (``usable_insides``), or None. Pushed alone, the boxes in the room as walls
     and the player starting anywhere: other boxes and the goals filled later only
-    block more, and room stages bring every box in. XSokoban 41's stages once filled the room's
-    left column from the corridor while two boxes were still in the pocket below it, whose only
-    way in then was down the column the player must stand above (13 of 15 in, for good)."""
+    block more, and room stages bring every box in."""
     inside = boxes & room.room
     usable = usable_insides(room, inside & room.goals)
     coming = can_come_to(room.floor, inside, usable)

@@ -81,8 +81,8 @@ class Session:
     def ground_up_to(self, horizon: int) -> bool:
         """Ground base, steps and check(horizon) where not done yet; False if the clock ran out.
         A one-off session grounds them in one call: grounding step by step changes the order
-        clasp sees the program in, and measured slower (Microban 117: 23 s against a timeout at
-        60 s). A stepwise session (staged solving) grounds step by step and stops in time."""
+        clasp sees the program in, which can make solving far slower. A stepwise session (staged
+        solving) grounds step by step and stops in time."""
         steps = [("step", [clingo.Number(k)]) for k in range(max(self.steps, 0) + 1, horizon + 1)]
         check = [] if horizon in self.checked else [("check", [clingo.Number(horizon)])]
         if not self.stepwise:

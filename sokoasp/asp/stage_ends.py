@@ -1,4 +1,4 @@
-"""What one stage of staged solving (sokoasp/staged.py) asks for and which end states it takes:
+"""What one stage of staged solving (sokoasp/asp/staged.py) asks for and which end states it takes:
 the goal (``StageGoal``), the plan of a stage (``StagePlan``), and the test of every model's
 end state (``StageEnds``), which turns the dead and the unwanted away with nogoods on the
 literals of the end state, valid for one solve call."""
@@ -25,9 +25,9 @@ class StageGoal:
     """What one stage asks for: at least ``need`` boxes on goals, in none of the ``avoid``
     states (same boxes, player in the same region), with a filled-goal set unlike each of
     ``other_than``; ``keep_live`` switches subgoal-live.lp on (every other box can still reach a
-    free goal); ``keep_fillable`` takes only end states that pass ``filling.fillable`` (the
+    free goal); ``keep_fillable`` takes only end states that pass ``push_search.fillable`` (the
     empty goals can be filled around the full ones); ``keep_order`` switches subgoal-order.lp
-    on (no goal filled while a goal it shuts out is empty, ``filling.GoalOrder``)."""
+    on (no goal filled while a goal it shuts out is empty, ``push_search.GoalOrder``)."""
 
     need: int
     avoid: tuple[Level, ...] = ()
@@ -86,7 +86,7 @@ class StageEnds(PlanExtractor):
     every try: no plan exists from there) wherever the other boxes stand; forwards, against
     frozen boxes with the squares they leave too few boxes on for some goals
     (``deadlocks.dead_freeze``); against the exact state for an ``avoid`` state or for boxes
-    that block each other where they stand (``filling.fills_jointly``), else against the set
+    that block each other where they stand (``push_search.fills_jointly``), else against the set
     of filled goals (a filled-goal set some box cannot get round mostly fails wherever the
     other boxes stand)."""
 

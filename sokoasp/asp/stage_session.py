@@ -1,4 +1,4 @@
-"""The clingo sessions of staged solving (sokoasp/staged.py): one grounding serves every stage,
+"""The clingo sessions of staged solving (sokoasp/asp/staged.py): one grounding serves every stage,
 the start state, the goal count, the goal order and the careful tries' preferences switched by
 external atoms, and one control for each band of horizons (``sokoasp.asp.bands``)."""
 
@@ -118,7 +118,7 @@ class StageSession:
 class StartExternals:
     """stage-start.lp's externals in one control, switched to a stage's start state where they
     change: a stage moves a few boxes of hundreds of squares, and each assignment by symbol
-    costs clingo a lookup (XSokoban 10: 1.9 s of a 30 s run went on 420 assignments a stage).
+    costs clingo a lookup, which adds up over hundreds of assignments a stage.
     Made after the base part is grounded, which holds the externals."""
 
     def __init__(self, control: clingo.Control, floor: frozenset[Cell]) -> None:
@@ -142,7 +142,7 @@ class StartExternals:
 
 class PairExternals:
     """subgoal-order.lp's externals ``blocks(GX,GY,HX,HY)`` in one control, switched to a
-    stage's goal order (``filling.GoalOrder``) where it changes."""
+    stage's goal order (``push_search.GoalOrder``) where it changes."""
 
     def __init__(self, control: clingo.Control) -> None:
         self.control = control

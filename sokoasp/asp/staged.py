@@ -1,66 +1,19 @@
-"""Staged solving, a goal agenda (after Koehler & Hoffmann 2000) for the push families.
+"""Staged solving, a goal agenda (after Koehler & Hoffmann 2000) for the push families: a chain
+of short plans that each put one more box on a goal (``encodings/subgoal.lp``), searched depth
+first in passes with a growing stage time (``StagedSearch``), the stages of several families
+taking turns (``solve_staged``).
 
-Instead of one plan that puts every box on a goal, a chain of short plans that each put one
-more box on a goal (``encodings/subgoal.lp``), searched depth first:
+A stage tries a careless plan (any end state that keeps the goal order), then a careful one
+(every empty goal still fillable: ``subgoal-live.lp``, ``subgoal-order.lp`` and
+``push_search.fillable``); end states with a corral, group or freeze deadlock, or proven traps
+(``sokoasp.sokoban.traps``), are turned away by nogoods on their boxes. Once at most five boxes
+are off the goals, the end game in Python (``sokoasp.sokoban.end_game``) may finish the plan.
+All stages of a family share one clingo session (``StageSession``); pull-route stages run
+backwards from the goals. docs/phases.md describes the whole search.
 
-- a stage prefers an end state whose empty goals can still be filled around the full ones:
-  every other box can reach a free goal with the filled goals as walls
-  (``encodings/subgoal-live.lp``), no goal is filled before one it shuts out
-  (``encodings/subgoal-order.lp``, ``filling.GoalOrder``: the goals each stage's start state
-  shuts out while another is filled), and each end state found passes
-  ``filling.fillable`` (else it becomes a nogood and clingo goes on). It first finds a plan
-  to any end state that keeps the goal order (a careless try), which is its plan when the
-  careful try that follows finds none in the rest of the stage time; the careful try starts
-  at the horizon where the careless one stopped, since the careless try refuted every shorter
-  one for it. A careless plan that fills a goal before one it shuts out leaves a later stage
-  to take that box off its goal again (on Microban 143 the last box then took a 40-push
-  detour), so only when the careless try finds none in half the stage time does one that may
-  break the order get the rest;
-- in every try, an end state with a corral deadlock (``deadlocks.dead_fence``), a group
-  deadlock (``deadlocks.dead_group``: two or three boxes that cannot all reach goals even
-  alone) or, forwards, frozen boxes that shut boxes out of goals (``deadlocks.dead_freeze``)
-  becomes a nogood on those boxes alone;
-- a careless plan kept (the careful try found none) ends in a state that failed those tests;
-  a search over pushes (``traps.py``, at most half a stage time, all of them a tenth of the
-  search's time) may prove it a trap: no push sequence from there puts a box more on a goal
-  without first passing a deadlock. The stage then goes on to its next end state, and any
-  later stage ending in a state that search took up turns it away, in every pass;
-- once a stage leaves at most five boxes off the goals, an end game (``sokoasp.sokoban.end_game``,
-  unless ``config.end_game`` is off): a push (backwards: pull) search of those boxes alone, the
-  boxes on goals as walls, or of every box when a box on a goal must move, may fill the empty
-  goals at once, where the last stages, the longest, would each ask clingo for one more box;
-  from the start only in a pass whose first stage clingo did not find (forwards: Microban II
-  68, four boxes off the goals, no first stage in 60 s, falls to it in 11 s), so clingo always
-  tries first; a try has a stage time, or where it takes at most five boxes from the start or
-  on a level of at most five boxes, most of the time left (``endgame.budget``);
-- a stage tries up to ``WIDTH`` end states, each with a different set of filled goals, and
-  never one found dead before; the search backtracks when a stage finds no plan in its time;
-- the last stage, whose plan ends the search, gets ``FINAL_STAGE_TIMES`` stage times;
-- a stage's time starts at ``FIRST_STAGE_SECONDS``, whatever the budget, and doubles on every
-  new pass from the start (iterative broadening: many cheap tries first, long stages later), so
-  a longer budget runs the passes of a shorter one first and then goes on; a pass ends
-  after ``PASS_STAGES`` stage times (a restart schedule: on many boxes the depth-first search
-  otherwise spends the whole budget backtracking among the last stages of its first pass), and
-  each pass after the first makes a share of random decisions of its own (``bands.RANDOM_DECISIONS``,
-  randomized restarts);
-- all stages share one clingo session (``StageSession``, sokoasp/stage_session.py): the start state, the goal count and
-  the careful tries' preferences are external atoms, so a stage grounds only new steps; the
-  horizons are asked in controls by length (``sokoasp.asp.bands``), as every grounded step
-  slows every solve call and most stage plans are short;
-- stages run in one push family, or in several that take turns pass by pass
-  (``--stage-encoding push-macro+push-route``), each with a search and a session of its own;
-- pull-route stages run backwards (``encodings/subgoal-pull.lp``): from the boxes on the goals,
-  each stage pulls one more box onto a start square, the careful tries asking the same of
-  pulls (``filling.fillable(pulls=True)``), and a stage that places every box leaves the player able to walk
-  home; the routes found are played back as pushes at the end. A goal room that must be
-  filled in one order is emptied backwards in the reverse order, one box per stage.
-
-Short stages ground and solve fast where a whole plan is far beyond reach, but a greedy stage
-can walk into a state that no later stage gets out of.
-
-INCOMPLETE and NOT OPTIMAL: it gives up when its time is spent. The joined plan is replayed
-from the start by the simulator like every other plan (``driver.validate``).
-"""
+INCOMPLETE and NEVER OPTIMAL: it gives up when its time is spent, and a greedy stage can walk
+into a state no later stage gets out of. The joined plan is replayed from the start by the
+pipeline like every other plan."""
 
 from __future__ import annotations
 
@@ -282,7 +235,7 @@ class StagedSearch:
     def end_game(self, state: Level, home: Cell | None, from_start: bool = False) -> StagePlan | None:
         """After a stage, with few boxes off the goals: the rest of the plan by push (backwards:
         pull) search (sokoasp.sokoban.end_game), for at most a stage time (on a level of few boxes, a
-        share of the stages' time left: ``endgame.budget``), once per state in a search unless
+        share of the stages' time left: ``end_game.budget``), once per state in a search unless
         its time ran out and a later pass has more. ``from_start``: in a pass whose first stage
         clingo did not find, forwards (``search``); the boxes off the goals then decide the
         budget, as the end game takes them all."""
@@ -344,8 +297,7 @@ class StagedSearch:
         """Whether a careless stage's end state (one the careful try would have refused) is a
         trap, proven dead by a search (``traps.py``) of at most ``TRAP_SHARE`` stage times, the
         time the pass has left, and what keeps all proofs within ``TRAP_TIME_SHARE`` of the
-        search's time (on many boxes a proof rarely ends: XSokoban 48 spent 71 of 300 s on
-        them without one)."""
+        search's time (on many boxes a proof rarely ends)."""
         assert self.session is not None  # stage() ran in it
         traps = self.session.traps
         spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - traps.seconds

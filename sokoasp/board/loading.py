@@ -46,8 +46,9 @@ def is_fact_format(path: Path, text: str) -> bool:
     return "init(" in text
 
 
-def load_all(path: Path) -> list[LoadedLevel]:
+def load_all(path: Path | str) -> list[LoadedLevel]:
     """Every level in a file (a fact file holds exactly one)."""
+    path = Path(path)
     text = read_text(path)
     source = str(path)
     if is_fact_format(path, text):
@@ -56,7 +57,7 @@ def load_all(path: Path) -> list[LoadedLevel]:
     return [LoadedLevel(level, source) for level in read_levels(text, source)]
 
 
-def load_level(path: Path, which: str | None = None) -> LoadedLevel:
+def load_level(path: Path | str, which: str | None = None) -> LoadedLevel:
     """One level: the only one, or the ``which``-th (1-based) / the one titled ``which``."""
     levels = load_all(path)
     if which is None:

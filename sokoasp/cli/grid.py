@@ -40,7 +40,7 @@ def grid() -> None:
     a killed grid loses nothing and rerunning the same command resumes it.
     \b
     Examples:
-      sokoasp grid run generators/example-grid.toml --db results.sqlite
+      sokoasp grid run benchmarks/grids/example-grid.toml --db results.sqlite
       sokoasp grid run -i instances/microban_1-5.sok -e incremental -e push -s none -s dead --time-limit 20
       sokoasp grid report --db results.sqlite --out report/
     """

@@ -1,24 +1,13 @@
 """After the portfolio's first plan: prove it push-optimal, or find a shorter plan that is.
 
-The portfolio's members are satisficing (they start above the lower bound, or plan in stages),
-so its first plan is seldom proven optimal. With ``--prove`` the rest of the time goes to two
-provers racing, one per core, each with dead, freeze, bound and pairs (they keep every optimal
-plan):
-
-- from below: the push family's horizon loop from the proven lower bound up to one push fewer
-  than the plan has; a plan it finds is push-optimal, and a refutation of every horizon proves
-  the first plan push-optimal;
-- from above (``--descend``): push-jump asked for a plan of at most one push fewer than the
-  plan has, then one fewer than each plan it finds; its first refutation proves its last plan
-  (or the first plan) push-optimal. One refutation instead of one per horizon: on the 14
-  Microban levels with the slowest proofs the race proved 14 against 13 for the loop from below
-  on two threads, 1.24x faster where both did (BENCHMARKS.md, "Proofs from above").
-
-The first decisive answer stops the other prover. Out of time, what both found is put together:
-a plan from above is push-optimal when the loop from below refuted every horizon under it;
-otherwise the shortest plan stays, not proven optimal, and the result says up to how many pushes
-no plan exists. Every plan is replayed by the simulator (``driver.validate``) like every other.
-"""
+Two provers race, one per core, each with dead, freeze, bound and pairs (they keep every optimal
+plan): from below, the push family's horizon loop from the proven lower bound up to one push
+fewer than the plan has; from above (``--descend``), push-jump asked for at most one push fewer
+than the plan, then one fewer than each plan it finds, whose first refutation proves its last
+plan push-optimal. The first decisive answer stops the other. Out of time, a plan from above is
+push-optimal when the loop from below refuted every horizon under it; otherwise the shortest plan
+stays, not proven optimal, with the number of pushes below which no plan exists. Every plan is
+replayed like every other."""
 
 from __future__ import annotations
 

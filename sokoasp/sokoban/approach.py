@@ -5,10 +5,10 @@ Backwards from the box on the entrance and the player on the square it pushes fr
 is pulled (the filled goals are walls, the player may walk through the rest of the room, the box
 stays outside it) until it stands where some box of the level starts. A way whose approach lies
 in a pocket that the player can reach only through the room closes once the room is filled
-across it: XSokoban 12's lower entrance, where a box comes down a corridor with the player
-behind it, and the player must go round through the room to push it on.
+across it: a box that comes down a corridor with the player behind it, where the player must go
+round through the room to push it on.
 
-A filter on packing orders (``goalroom.packing_entries``), which may lose solutions anyway: a box
+A filter on packing orders (``goal_room.packing_entries``), which may lose solutions anyway: a box
 that starts inside such a pocket, or comes there by another way, is not looked for.
 """
 

@@ -1,16 +1,8 @@
-"""The whole level by a search in Python before any ASP (``--search SECONDS``, the portfolio's
-second member): the end game's search of every box (``endgame.moving_every_box``), from the
-start. Best first over (boxes, player region) states in the order of the cheapest box-goal
-matching, states with a box on a dead square, a dead group of boxes or a frozen box off the
-goals cut.
-
-Not ASP, and no horizon: the result says the plan came from this search, and it is never
-called optimal. Sound: the plan is replayed from the start (``driver.validate``). INCOMPLETE
-within its seconds and ``SEARCH_STATES``; when it finds nothing, the phases after it (goal
-room, stages, horizon loop) run as before. On Microban it alone solves most levels in well
-under a second, and levels no ASP phase reaches in 60 s (Microban II 131: 44 boxes, 88 pushes;
-BENCHMARKS.md, "A search of every box first").
-"""
+"""The box search's engine: a best-first search in Python over the pushes of every box from the
+start (the end game's search of every box, ``end_game.moving_every_box``), in the order of the
+cheapest box-goal matching, states with a box on a dead square, a dead group or a frozen box off
+the goals cut. Not ASP, never optimal; complete within its seconds and ``SEARCH_STATES`` (it
+proves a level unsolvable when it searches every state). The phase ``box-search`` runs it."""
 
 from __future__ import annotations
 

@@ -1,51 +1,19 @@
-"""Corral deadlocks (the Sokoban wiki's name; YASS and Rolling Stone search them too): boxes
-that fence off floor the player cannot reach, and that cannot all be brought onto goals even
-when every other box is taken off the board.
+"""Deadlocks of a few boxes, proven by searching those boxes alone with every other box taken away
+(sound: the pushes of those boxes in any plan from the state are a plan of the smaller problem).
 
-A sound test for any state: taking boxes away only frees squares and the player's walks, so
-the pushes of the fence's boxes in any plan from the state (a plan puts every box on a goal)
-are a plan of this smaller problem too. When a search of the smaller problem runs out of
-states, no plan exists from the state. The search gives up (and the state passes) when the
-player gets into the fenced floor (the fence is open: the question grows) or after
-``CORRAL_STATES`` states, so it stays cheap. Each fence's search is cached by the fence, the
-player's side of it and the pocket: the stages meet the same fences in state after state.
+- ``dead_fence``: corral deadlocks (the Sokoban wiki's name): boxes that fence off floor the
+  player cannot reach and cannot all be brought onto goals; when the fence alone leaves the
+  pocket open, the boxes touching it join, ring by ring, up to ``CORRAL_BOXES``.
+- ``dead_group``: group deadlocks (Rolling Stone's pattern search): any two boxes, and three
+  near each other, at least one off the goals, that cannot all reach goals.
+- ``dead_freeze`` (pushes only): boxes that can never move again (the freeze strategy's test)
+  are walls for good; a state is dead when one stands off a goal, or when some goals have fewer
+  boxes that could reach them round those walls than there are goals.
 
-When the fence's boxes alone leave the pocket open, the boxes that touch them join, ring by
-ring (up to ``CORRAL_BOXES``): a box on a goal in the mouth of a tunnel, held there by the box
-behind it, seals a room that none of its boxes touches (Microban 139: a box left in the side
-room with the player shut out below).
-
-It catches what the static tests miss: three boxes round a pocket in a corner, say, each of
-which could still reach a goal alone (dead squares) and none of which is frozen on its own.
-
-Group deadlocks, the same relaxation on few boxes wherever they stand (the pattern search of
-Junghanns & Schaeffer's Rolling Stone, which finds deadlock patterns by searching a subset of
-the boxes): any two boxes, and three that stand near each other, at least one off the goals,
-that cannot all be moved onto goals with every other box taken away. Two boxes against a wall
-that can only reach the same goal there, say, or three boxes in a room with two goals whose
-only way out they block themselves. Each group's search is cached, so the stages pay for a
-group once.
-
-Most groups and fences the stages test are not dead, so each search first tries to place the
-boxes one at a time, each alone with the others standing as walls and a placed box a wall on
-its goal (``placed_one_by_one``, a few lone-box searches, each box aiming first at the goals of
-the deepest packing layer, then at any): such a plan is a plan of the group, so the answer is
-the same as the search of all its boxes together would give, found sooner (XSokoban 24's pairs:
-356 states each that way). The search of all the boxes follows only when
-that finds none; it runs depth first along a plateau of equal distance (the order does not
-change what a search run to the end proves).
-
-With ``pulls`` the same for the reverse search (the level turned round, boxes pulled).
-
-Frozen goals (``dead_freeze``, pushes only): boxes that can never move again (the freeze
-strategy's test, ``encodings/strategies/freeze/push.lp``: each blocked on both axes by a wall,
-another such box, or two dead squares) are walls for good, on goals too. A state is dead when
-one stands off a goal, or when some goals have fewer boxes on the squares from which a box
-could be pushed alone onto one of them round those walls than there are goals (a goal room
-sealed by its own filled goals is the typical case: no box stands on such a square, and none
-can get to one, or it could reach the goal from there). Sound: the frozen boxes stay in every
-plan from the state, and each other box's pushes in a plan take it to its goal round them.
-"""
+Each search first places the boxes one at a time, the others as walls (``placed_one_by_one``:
+such a plan is a plan of the group), and searches them together only when that fails; it gives
+up (the state passes) at its state limit. Searches are cached by boxes, player side and pocket.
+With ``pulls`` the same holds for the reverse search."""
 
 from __future__ import annotations
 
@@ -120,7 +88,7 @@ def fence_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], fence: frozens
     """True when the boxes of ``fence`` alone (every other box taken away, the player on the
     ``side`` of them) cannot all be moved onto goals; the search gives up when the player gets
     into ``pocket`` or after ``CORRAL_STATES`` states. Cached: the stages meet the same fences
-    in state after state (XSokoban 10: 311 searches in 57 end states, 31 of them different)."""
+    in state after state."""
     return cannot_all_reach_goals(floor, goals, fence, side, pulls, CORRAL_STATES, pocket)
 
 
@@ -143,7 +111,7 @@ def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: fro
     standing as walls, a placed box a wall on its goal (``pulls``: by pulls): a plan of the
     group, so ``cannot_all_reach_goals`` answers False without searching the boxes together.
     Most groups the stages test are not dead, and two lone-box searches cost far less than one
-    over both boxes (XSokoban 24: 356 states a pair). Each box aims first at the goals to fill
+    over both boxes. Each box aims first at the goals to fill
     first (``goals_filled_first``), then at any: placed on the nearest goal, a box often shuts
     a goal room's inner goals off from the others. False when no such order is found within
     ``budget[0]`` lone-box searches of ``ONE_BY_ONE_STATES`` states (the budget is spent).

@@ -1,25 +1,14 @@
-"""The end game of staged solving (sokoasp/staged.py): once at most ``END_GAME_BOXES`` boxes
-are off the goals, a search in Python may finish the plan at once, where the last stages, the
-longest of a staged search, would each ask clingo for one more box. Two best-first searches
-(``filling.push_search``), nearest to the goals first:
+"""The end game of staged solving: once at most ``END_GAME_BOXES`` boxes are off the goals, a
+search in Python may finish the plan at once, where the last stages would each ask clingo for one
+more box. Two best-first searches (``push_search.push_search``), nearest to the goals first: the
+boxes off the goals alone, those on goals as walls (``fills_jointly`` with more states); and when
+that proves that a box on a goal must move, every box, states with a dead group or a frozen box
+off the goals cut (``traps.Traps.deadlocked``). Backwards (pull-route stages) the boxes are pulled
+onto the start squares and the player must end able to walk home.
 
-- the boxes off the goals alone, those on goals as walls (``filling.fills_jointly``, the
-  careful stages' own test, given more states);
-- when that one proves that a box on a goal must move (Microban 143: the last box turns round
-  in a room whose goals are filled), every box, states with a dead group or a frozen box off
-  the goals cut (``traps.Traps.deadlocked``), nearest to the goals first
-  (``sokoasp.sokoban.box_search`` runs the same search from the start in the order of the cheapest
-  box-goal matching, which lost Microban I 93 and II 102 here: BENCHMARKS.md, "A search of
-  every box first").
-
-Backwards (pull-route stages, the level turned round) the boxes are pulled onto the start
-squares and the player must end able to walk home; each pull becomes a route of one pull.
-
-Not ASP: the moves come from a search in Python, and the result says how many boxes were off
-the goals when it took over. Sound: the joined plan is replayed from the start
-(``driver.validate``). INCOMPLETE, like the stages: when both searches fail (each within
-its states and the deadline, ``budget``), the stages go on as before.
-"""
+Not ASP: the result says how many boxes were off the goals when it took over. INCOMPLETE: when
+both searches fail within their states and deadline (``budget``), the stages go on. Every plan is
+replayed by the pipeline."""
 
 from __future__ import annotations
 
@@ -29,21 +18,17 @@ from sokoasp.sokoban.pushes import Push, StagePlan, expand_pushes
 from sokoasp.sokoban.traps import Traps
 
 END_GAME_BOXES = 5  # the end game searches when at most this many boxes are off the goals
-END_GAME_STATES = 50_000  # each search gives up after this many states (the careful test: filling.JOINT_STATES)
-# A level of at most END_GAME_BOXES boxes is an end game after its first stage: the search of every box
-# may take this share of the stages' time left, and this many states (BENCHMARKS.md, "Few-box levels:
-# a longer end game"; from the start, a search of every box of Microban II 102 takes 127,000 states;
-# half the time left was too little for it after its first stage, "A cheaper deadlock prune")
-FEW_BOXES_SHARE = 0.8
-FEW_BOXES_STATES = 500_000
+END_GAME_STATES = 50_000  # each search gives up after this many states (the careful test: push_search.JOINT_STATES)
+FEW_BOXES_SHARE = 0.8  # a level the end game takes whole: its search of every box may take this share of the time left
+FEW_BOXES_STATES = 500_000  # ... and this many states (a few-box level's whole search needs over 100,000)
 
 
 def budget(boxes: int, stage_seconds: float, stages_left: float) -> tuple[float, int]:
     """The seconds and states of an end game on a level of ``boxes`` boxes: a stage time and
     ``END_GAME_STATES``; on a level the end game takes whole (at most ``END_GAME_BOXES`` boxes),
     where the search of every box is all that is left to do, ``FEW_BOXES_SHARE`` of the stages'
-    time left (if that is longer) and ``FEW_BOXES_STATES``: cut at a stage time, its tries start
-    over from each new state and find nothing (Microban II 94, 97, 116, 125)."""
+    time left (if that is longer) and ``FEW_BOXES_STATES``: cut at a stage time, its tries would
+    start over from each new state and find nothing."""
     if boxes > END_GAME_BOXES:
         return stage_seconds, END_GAME_STATES
     return max(stage_seconds, FEW_BOXES_SHARE * stages_left), FEW_BOXES_STATES
@@ -80,9 +65,9 @@ def pushed_moves(state: Level, path: list[tuple[Cell, Cell]]) -> str:
 
 def moving_every_box(state: Level, deadline: float, reverse: bool, path: list[tuple[Cell, Cell]],
                      home: Cell | None, states: int = END_GAME_STATES, matching: bool = False) -> bool | None:
-    """``filling.push_search`` over every box of ``state``, deadlocked states cut, nearest to the
+    """``push_search.push_search`` over every box of ``state``, deadlocked states cut, nearest to the
     goals first (``matching``: in the order of the cheapest box-goal matching,
-    ``filling.MatchingGuide``): whether some pushes (``reverse``: pulls) put a box on every
+    ``push_search.MatchingGuide``): whether some pushes (``reverse``: pulls) put a box on every
     goal; None when cut short."""
     traps = Traps(state, reverse)
     if any(box not in traps.distance for box in state.boxes):

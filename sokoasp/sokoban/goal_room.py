@@ -1,31 +1,19 @@
-"""Goal-room macros (Junghanns & Schaeffer's Rolling Stone, YASS's packing order): a level
-whose goals all lie in a room with one entrance square and no box inside is solved as a
-simpler level, the room replaced by a straight dead-end corridor of goals (a player who starts
-in the room walks out first). A room with two entrances is taken the same way through one of
-them, the other made a wall (``closable_rooms``), which only takes plans away.
+"""Goal-room macros (Junghanns & Schaeffer's Rolling Stone, YASS's packing order): a level whose
+goals all lie in a room with one entrance square and no box inside is solved as a simpler
+level, the room replaced by a straight dead-end corridor of goals. A room with two entrances is
+taken through one of them, the other made a wall (``closable_rooms``), which only takes plans away.
 
-A box pushed from the entrance into the room is taken at once to its goal by a fixed push
-sequence (a goal macro), the goals filled in a packing order found here: backwards, from the
-full room, a goal is taken off last when its box can be brought from the entrance to it with
-every other goal filled (the filled goals are walls, the player walks round the rest of the
-room) and the player can walk out again afterwards. Taking goals off only frees the room, so
-this greedy order is found whenever any order of one-box macros exists. Where none does, a
-breadth-first search of the room's own states (its boxes and the player's region) finds the
-fewest pushes that fill it with boxes brought in one at a time, parking boxes on the way
-(``room_plan``); the k-th macro is then the k-th box's push in and every push until the next.
+A box pushed in from the entrance is taken at once to its goal by a fixed push sequence (a goal
+macro), the goals filled in a packing order found backwards: from the full room, a goal is taken
+off last when its box can be brought from the entrance to it with every other goal filled and
+the player can walk out again. Where no order of one-box macros exists, a breadth-first search of
+the room's own states finds the fewest pushes that fill it with boxes parked on the way
+(``room_plan``). A plan for the simpler level maps back (``GoalRoom.real_pushes``): pushes outside
+the room stay, the k-th entry into the corridor becomes the k-th goal macro.
 
-In the simpler level (``GoalRoom.level``) the room is gone and a corridor of as many goals as
-the room held runs straight on from the entrance; the k-th box pushed into it ends k-th
-deepest from the far end, just as the k-th box into the room ends on the k-th goal of the
-order. Any plan for the simpler level maps back (``GoalRoom.real_pushes``): pushes outside
-the room stay, the k-th entry into the corridor becomes the k-th goal macro, pushes inside
-the corridor are dropped. The mapped plan is replayed by the simulator like every other.
-
-MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level whose boxes must be turned round in the room, or
-that needs the room for moves outside the macros, a second entrance direction or another
-order, cannot be solved this way (tests/test_goalroom.py: Microban 75). The driver therefore spends
-only part of the time on the simpler level (``--goal-room SECONDS``) before the level itself.
-"""
+MAY LOSE SOLUTIONS, NEVER OPTIMAL: a level whose boxes must turn round in the room, or that needs
+the room for other moves, cannot be solved this way; the goal-room phase therefore gives the
+level itself the time left."""
 
 from __future__ import annotations
 

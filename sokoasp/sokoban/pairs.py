@@ -1,30 +1,17 @@
 """Two-box deadlocks: a table of every state of two boxes alone on the board, searched once per
-level (a pattern database of two boxes, after the pattern searches of Junghanns & Schaeffer's
-Rolling Stone and the Sokoban wiki's deadlock tables).
+level (a pattern database of two boxes, after Rolling Stone's pattern searches and the Sokoban
+wiki's deadlock tables).
 
-A state of two boxes is the pair of squares and the side of them the player is on (the parts
-the two boxes cut the floor into). A breadth-first search by pulls from every state with both
-boxes on goals, the player on any side, finds every two-box state from which both boxes can
-still be pushed onto goals; the others are dead.
+A two-box state is the pair of squares and the side of them the player is on. A breadth-first
+search by pulls from every state with both boxes on goals finds every two-box state from which
+both boxes can still be pushed onto goals; the others are dead. Sound for any state of the level:
+taking the other boxes away only frees squares and walks, so a state with two boxes on a dead
+two-box state has no plan (``encodings/strategies/pairs/push.lp`` forbids it).
 
-Sound for any state of the level: taking the other boxes away only frees squares and walks, so
-the pushes of two boxes in a plan from the state are a plan of the two-box problem, with the
-player on the side of the two boxes that holds the player's region. A state with two boxes on
-a dead two-box state therefore has no plan (``encodings/strategies/pairs/push.lp`` forbids it).
-
-What the freeze and dead-square tests miss is mostly two boxes that need the same goal: two
-boxes in a dead-end corridor with one goal, or a box standing where the only way to another's
-goal runs through it.
-
-The same search counts the pulls, so it also gives the fewest pushes that bring the two boxes
-alone onto goals: with each other box's pushes to its nearest goal, a lower bound on the pushes
-left (``pair_lower_bound``: the horizon loop's first horizon where it beats the matching;
-``encodings/strategies/bound/push.lp``: in every state). With two boxes it is the optimum.
-
-To keep the grounding small, only pairs of squares that two different boxes can each reach
-(each pushed alone from its start square) are listed, and a player side is named by the squares
-of it next to the two boxes (a player whose region touches neither box is not checked).
-"""
+The same search counts the pulls, so it gives the fewest pushes that bring two boxes alone onto
+goals: with each other box's pushes to its nearest goal, a lower bound on the pushes left
+(``pair_lower_bound``, which the horizon loop and the bound strategy use). To keep the grounding
+small, only pairs of squares that two different boxes can each reach are listed."""
 
 from __future__ import annotations
 

@@ -1,26 +1,13 @@
-"""Can the empty goals still be filled while the filled ones stay put? A player-aware test for
-the end states of staged solving (sokoasp/staged.py), in the spirit of goal-room packing order.
+"""Push searches in Python: can the empty goals still be filled while the filled ones stay put
+(``fillable``, ``fills_jointly``), and the best-first search over pushes the box searches, the
+end game and the trap proofs share (``push_search``).
 
-The boxes on filled goals count as walls. Each box off a goal needs an empty goal of its own
-(a matching) that it can be pushed to alone, the player walking around the walls and that box
-only. Which goals a lone box can reach is found by pulling it back from each empty goal, over
-states of box square and player region, as the dead-square analysis does without the player.
-
-A relaxation: if some push sequence fills every empty goal without moving a box on a filled
-goal, the test passes, since each box's own pushes in that sequence take it to its goal with
-the filled goals as walls and fewer boxes in the way (``tests/test_filling.py`` checks this
-against a breadth-first search). So a failed test proves that a filled goal must be emptied
-again; the goal room sealed by its entrance goal is the typical case.
-
-When few boxes are off the goals (at most ``JOINT_BOXES``), the test then searches their pushes
-together (``fills_jointly``, the boxes on goals as walls), which also finds boxes that only
-block each other: two boxes at the mouth of a pocket that the player must enter to free either.
-That search is exact for its question; it gives up after ``JOINT_STATES`` states, and the state
-then passes.
-
-With ``pulls``, the same for the reverse search (pull-route stages, ``sokoasp/staged.py``): the
-level turned round (boxes on the goals, the start squares as goals) and boxes moved by pulls.
-"""
+``fillable`` treats the boxes on filled goals as walls: each box off a goal needs an empty goal of
+its own that it can be pushed to alone. A relaxation: a failed test proves that a filled goal must
+be emptied again (``tests/test_filling.py`` checks it against a breadth-first search). With at
+most ``JOINT_BOXES`` boxes off the goals, ``fills_jointly`` searches their pushes together, which
+also finds boxes that only block each other; it gives up after ``JOINT_STATES`` states (the state
+then passes). With ``pulls``, the same for the reverse search (the level turned round)."""
 
 from __future__ import annotations
 
@@ -169,8 +156,8 @@ class MatchingGuide:
     """The order of a search of every box (``push_search``'s ``guide``): each state's cheapest
     matching of its boxes to targets of their own, on the fewest moves of each box alone to each
     target (Junghanns & Schaeffer's lower bound). Where several boxes are nearest to one target,
-    the summed distance counts that target for each; the matching sends all but one elsewhere
-    (Microban II 131: 44 boxes that the summed distance leaves on a plateau)."""
+    the summed distance counts that target for each; the matching sends all but one elsewhere,
+    which keeps many-box searches off the plateaus of the summed distance."""
 
     def __init__(self, free: frozenset[Cell], targets: frozenset[Cell], pulls: bool) -> None:
         self.tables = [lone_box_distances(free, frozenset([target]), pulls) for target in sorted(targets)]
@@ -242,9 +229,8 @@ class GoalOrder:
     def order(self, state: Level) -> list[tuple[Cell, Cell]]:
         """The pairs of ``state`` that make an order: those on a cycle left out. Goals that
         shut each other out (g after h, h after g) cannot both be filled by the boxes where
-        they stand now; some box must first go where it reaches the other (backwards, on
-        Microban 153, a box reaches column 4 only by way of the middle room). The order
-        leaves such goals to the search."""
+        they stand now; some box must first go where it reaches the other. The order leaves
+        such goals to the search."""
         pairs = self.pairs(state)
         after: dict[Cell, set[Cell]] = {goal: set() for goal in self.goals}
         for goal, other in pairs:

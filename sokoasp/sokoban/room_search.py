@@ -1,22 +1,16 @@
-"""The whole level by a search of every box in Python with goal-room entries as macros (Rolling
-Stone's goal macros, YASS's packing order): the room-stage idea (``sokoasp.asp.room_stages``)
-without clingo, for levels whose goals sit in a room with one to three entrances.
+"""The room search's engine: a best-first search in Python over every box's pushes with goal-room
+entries as macros (Rolling Stone's goal macros, YASS's packing order), for levels whose goals sit
+in a room with one to three entrances (``entrance_rooms.find_entrance_room``).
 
-Best first over (boxes, room goals filled, player region) states: most goals filled first, then
-the least summed push distance of the boxes still outside to the squares just inside the
-entrances. A move is any push of a box not yet in the room onto a live square, the room's too
-(a box may be parked in the room and pushed out again: Microban 153 parks its first box on the
-room's last goal, to reach the pocket behind it); a push in from an entrance becomes the whole
-entry (``roomstages.next_entries``: on to the goal earliest in the packing order that keeps the
-rest fillable) when no other box stands in the room, and that box then stays on its goal. A
-parked box counts ``PARKED_COST`` pushes (out and in again at least). States with a dead group
-or a frozen box are cut (``traps.Traps.deadlocked``).
+States come up most goals filled first, then by the least summed push distance of the boxes
+outside to the squares just inside the entrances. A move is any push of a box not yet in the room
+onto a live square, the room's too (a box may be parked there and pushed out again); a push in
+from an entrance becomes the whole entry (``entrance_rooms.next_entries``) when no other box
+stands in the room, and that box then stays on its goal. A parked box counts ``PARKED_COST``.
+States with a dead group or a frozen box are cut (``traps.Traps.deadlocked``).
 
-Not ASP, and no horizon: the result says the plan came from this search, and it is never
-called optimal. INCOMPLETE (boxes on filled goals never move again, the entries follow the
-packing order): when it finds nothing, the phases after it run. Sound: the plan is replayed
-from the start (``driver.validate``).
-"""
+Not ASP, never optimal, and INCOMPLETE (boxes on filled goals never move again, the entries follow
+the packing order). The phase ``room-search`` runs it; every plan is replayed by the pipeline."""
 
 from __future__ import annotations
 
@@ -31,7 +25,7 @@ from sokoasp.sokoban.end_game import pushed_moves
 from sokoasp.sokoban.entrance_rooms import EntranceRoom, find_entrance_room, next_entries
 from sokoasp.sokoban.traps import MOST_STATES, Traps
 
-PARKED_COST = 4  # a box parked in the room: out again and in (2 pushes at least), and more (Microban 153: 35 s; 10: 49 s)
+PARKED_COST = 4  # a box parked in the room: out again and in (2 pushes at least), and more, so parking is a last resort
 
 Moves = tuple[tuple[Cell, Cell], ...]  # pushes as (box square before, after)
 Key = tuple[int, int, int]  # boxes, filled goals and the player's region, as bits

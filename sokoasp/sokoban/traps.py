@@ -1,36 +1,18 @@
-"""Traps: stage end states proven dead by an exhaustive push search (sokoasp/staged.py).
+"""Traps: stage end states proven dead by an exhaustive push search.
 
-A greedy stage can end in a state from which no plan exists although no pattern test catches
-it: XSokoban 38 after five boxes, where an empty goal is walled in by three filled goals that
-can never be moved off again, or 18 after six. The stages below such a state fill other goals
-and fail only at the last ones, so the depth-first search spends pass after pass in there.
+Every plan from a state with ``k`` boxes on goals passes through a state with ``k + 1`` (a push
+changes the count by at most one), and only through states from which a plan exists: never one
+with a box on a dead square, a dead group (``deadlocks.dead_group``) or, forwards, a frozen box
+off a goal (``deadlocks.dead_freeze``). So when a push search from the state, those states
+pruned, runs out of states without reaching ``k + 1`` boxes on goals, the state is dead, and so
+is every state it took up. Backwards (the level turned round) the same holds for pulls.
 
-The proof: every plan from a state with ``k`` boxes on goals passes through a state with
-``k + 1`` (a push changes the count by at most one), and only through states from which a plan
-exists: never one with a box on a dead square, a dead group of boxes (``deadlocks.dead_group``:
-only groups holding the box just pushed are new) or, forwards, a frozen box off a goal
-(``deadlocks.dead_freeze``). So when a search over pushes from the state, those states
-pruned, runs out of states without ever reaching ``k + 1`` boxes on goals, the state is dead,
-and so is every state it took up (the same holds from each, as the search went on from every
-state it did not prune; a pruned state is dead by its test). Backwards (pull-route stages, the
-level turned round) the same holds for pulls: boxes onto start squares. The pruning proves
-states from which a box more can be placed, but only into a deadlock: all three of XSokoban
-81's careless end states in a 60 s run (the search alone can prove none of them), and all nine
-of 38's with five boxes placed, in 14 s at most (the search alone: two of them in 30 s).
-
-The search is ``filling.push_search`` (best first, towards the goals, so a state that is not
-dead mostly stops after a few states) with a time limit (and ``MOST_STATES``, for memory); a
-search that meets it proves nothing, and the state is tried again only with more time. Proofs
-hold for the level, so they are kept across passes. SOUND: only states from which no plan
-exists are turned away (``tests/test_traps.py`` checks each proof against a breadth-first
-search).
-
-A ``whole`` proof asks for every box placed rather than one more: the room stages
-(``sokoasp.asp.room_stages``) prove so that the boxes left outside a goal room cannot all come in,
-the room's boxes as walls. The same argument holds, with "every box placed" for "k + 1". A
-part proof (``dead_part``) asks it of a few boxes near each other alone, the others
-taken away: the pushes of those boxes in any plan, the others gone, would place them.
-"""
+The search is ``push_search.push_search`` (best first, towards the goals) with a time limit and
+``MOST_STATES``; a search that meets either proves nothing, and the state is tried again only
+with more time. Proofs hold for the level and are kept across passes. A ``whole`` proof asks for
+every box placed (the room stages' question); a part proof (``dead_part``) asks it of a few boxes
+near each other alone. SOUND: only states from which no plan exists are turned away
+(``tests/test_traps.py`` checks each proof against a breadth-first search)."""
 
 from __future__ import annotations
 
@@ -102,9 +84,8 @@ class Traps:
         boxes taken away, with the player on its side (or a box on a dead square, alone), found
         by searches of at most ``seconds`` in all (a part proven before is found whatever the
         time); or None. Other boxes only block: a plan's pushes of those boxes alone, the
-        others gone, are a plan that places them. XSokoban 32: four boxes in a pocket below its
-        goal room, a box and the three within two squares of it, proven in a tenth of a second
-        where the whole state takes a second."""
+        others gone, are a plan that places them; a part is proven far sooner than the whole
+        state."""
         lost = next((box for box in sorted(state.boxes) if box not in self.distance), None)
         if lost is not None:
             return frozenset({lost})

@@ -1,34 +1,13 @@
-"""A grid declaration (TOML or options): instances x encodings x strategy sets x clingo options.
+"""A grid declaration (a TOML file, or options): instances x encodings x strategy sets x clingo
+options x start factors x phase lists x stage families x interleave widths x end game, with
+per-run limits. docs/grid.md lists the keys with an example.
 
-Example ``grid.toml``::
-
-    time_limit = 60          # seconds per run (grounding included)
-    memory_limit = 4000      # MB per run
-    max_horizon = 300
-    encodings = ["incremental", "push"]
-    strategies = [[], ["dead"], ["dead", "freeze", "bound"]]   # strategy sets
-    clingo_options = [[], ["--configuration=crafty"]]
-    start_factors = [1, 4]   # optional: first horizon = factor x the start scale (see --start-factor)
-    staged = [0, 10]         # optional, push families: seconds of staged solving first (0: none)
-    stage_encodings = ["push-macro", "push-macro+push-route"]  # optional, with staged: the stages' families
-    interleave = [1, 3]      # optional, jump families: horizons asked in turn (1: one after another)
-    goal_room = [0, 150]     # optional: seconds on the level with its goal room packed by macros first (0: none)
-    end_game = [true, false] # optional, with staged: the last few boxes by a search in Python (default: true)
-    search = [0, 10]         # optional: seconds of the search of every box in Python first (0: none; not ASP)
-    [[instances]]
-    path = "instances/microban_1-5.sok"   # a file, a folder, or a collection
-    class = "microban"                    # optional; default: folder or collection name
-    levels = "1-3"                        # optional selection in a collection
-    record = "plans/microban_1-5.csv"     # optional: the collection's plan record (for record-prove)
-
-A strategy set is run only with the encodings it supports (others are skipped, and said so).
-The pseudo-encoding ``portfolio`` runs ``solve --portfolio`` (its members race on the cores;
-no strategy set, no clingo options), and ``portfolio-prove`` runs ``solve --portfolio
---prove`` (then the time left proves the plan push-optimal): run such a grid with one worker.
-``record-prove`` runs ``solve --prove --record``: the whole time goes to proving the plan that
-the instance's ``record`` holds push-optimal, or finding a shorter one (one worker too; levels
-without a plan in the record are skipped).
-"""
+``read_spec`` checks the whole file before any run (an unknown key, phase, strategy or encoding,
+or a value of the wrong type, is an input error naming the file); ``GridSpec.runs`` expands the
+matrix, skipping the combinations a family does not support (and saying so). The
+pseudo-encodings ``portfolio``, ``portfolio-prove`` and ``record-prove`` race the portfolio,
+prove its plan, or prove a record's plan; they take no strategy sets, options or phases. A run's
+``key`` identifies it in the results database, so a grid resumes where it stopped."""
 
 from __future__ import annotations
 
