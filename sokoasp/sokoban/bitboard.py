@@ -4,7 +4,7 @@ goal room's parking search, ``goal_room.room_plan``).
 
 A square (x, y) is bit ``y * stride + x``, the stride two more than the largest x of the floor, so
 a bit moved one place left or right from the floor's edge lands in a column that is never floor
-(``tests/test_bitboard.py`` fails with a stride one less). The player's region is then a flood
+(``tests/sokoban/test_bitboard.py`` fails with a stride one less). The player's region is then a flood
 fill that grows a whole set by one step per round: a few integer shifts instead of one set
 lookup per square. A search that moves one box floods from the region before the move, less
 the box's new square where that square does not cut it (``Board.ring_joined``, a look at the

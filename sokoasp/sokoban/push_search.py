@@ -4,7 +4,7 @@ end game and the trap proofs share (``push_search``).
 
 ``fillable`` treats the boxes on filled goals as walls: each box off a goal needs an empty goal of
 its own that it can be pushed to alone. A relaxation: a failed test proves that a filled goal must
-be emptied again (``tests/test_filling.py`` checks it against a breadth-first search). With at
+be emptied again (``tests/sokoban/test_push_search.py`` checks it against a breadth-first search). With at
 most ``JOINT_BOXES`` boxes off the goals, ``fills_jointly`` searches their pushes together, which
 also finds boxes that only block each other; it gives up after ``JOINT_STATES`` states (the state
 then passes). With ``pulls``, the same for the reverse search (the level turned round)."""

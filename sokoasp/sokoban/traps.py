@@ -12,7 +12,7 @@ The search is ``push_search.push_search`` (best first, towards the goals) with a
 with more time. Proofs hold for the level and are kept across passes. A ``whole`` proof asks for
 every box placed (the room stages' question); a part proof (``dead_part``) asks it of a few boxes
 near each other alone. SOUND: only states from which no plan exists are turned away
-(``tests/test_traps.py`` checks each proof against a breadth-first search)."""
+(``tests/sokoban/test_traps.py`` checks each proof against a breadth-first search)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from helpers import level_of
 from hypothesis import given
 from hypothesis import strategies as st
 from oracle import parse, push_closure, region
-from test_filling import reachable_pull_states
+from test_push_search import reachable_pull_states
 
 from sokoasp.asp.stage_ends import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
 from sokoasp.board.level import Level

@@ -18,7 +18,7 @@ from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import build_spec, load_instances
 from sokoasp.tools.records import checked_entry, merge, read_record, write_record
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "levels"
 DOWNLOADED = ROOT / "downloads" / "levels"
 NAMES = ["one-push", "turn-corner", "two-boxes", "corridor"]

@@ -14,8 +14,8 @@ from sokoasp.board.loading import load_all, load_level
 from sokoasp.board.xsb import read_levels, write_level
 from sokoasp.errors import InputError
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
-ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "levels"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @st.composite

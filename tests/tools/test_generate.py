@@ -22,7 +22,7 @@ from sokoasp.tools.generate.recipe import build, read_recipe, write_portfolio
 from sokoasp.tools.generate.scramble import scramble
 from sokoasp.tools.grid.spec import load_instances
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @settings(max_examples=40, deadline=None)

@@ -12,7 +12,7 @@ import pytest
 from helpers import level_of
 from oracle import parse, region, solvable_keys
 from test_cli import run
-from test_filling import CORPUS, SEALED, fills, reachable_pull_states, reachable_states
+from test_push_search import CORPUS, SEALED, fills, reachable_pull_states, reachable_states
 
 from sokoasp import SolveConfig
 from sokoasp.asp import staged

@@ -41,7 +41,7 @@ def test_race_times_out_honestly() -> None:
 
     from sokoasp import load_level
 
-    level = load_level(Path(__file__).resolve().parent.parent / "instances" / "thesis_example.lp").level
+    level = load_level(Path(__file__).resolve().parents[2] / "instances" / "thesis_example.lp").level
     assert race(level, members, time_limit=0.5).status is Status.TIMEOUT
 
 

@@ -23,7 +23,7 @@ from sokoasp.sokoban.analysis import lone_box_distances, push_lower_bound
 from sokoasp.sokoban.deadlocks import cannot_all_reach_goals
 from sokoasp.sokoban.pairs import PairSides, pair_lower_bound, pair_table, push_bound, relevant_pairs
 
-MICROBAN = Path(__file__).resolve().parents[2] / "shared" / "levels" / "microban_i.sok"
+MICROBAN = Path(__file__).resolve().parents[3] / "shared" / "levels" / "microban_i.sok"
 needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared/levels")
 
 

@@ -15,7 +15,7 @@ from oracle import bfs_moves
 from sokoasp.cli import cli, main
 from sokoasp.errors import ExitCode
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> tuple[int, str]:

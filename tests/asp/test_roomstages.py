@@ -48,7 +48,7 @@ TWO_DOORS = """\
 #########
 """
 
-MICROBAN = Path(__file__).resolve().parents[2] / "shared" / "levels" / "microban_i.sok"
+MICROBAN = Path(__file__).resolve().parents[3] / "shared" / "levels" / "microban_i.sok"
 XSOKOBAN = MICROBAN.with_name("xsokoban_90.sok")
 needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared/levels")
 

@@ -44,7 +44,7 @@ def placed(text: str) -> int:
 
 def not_dead(level: Level) -> Callable[[frozenset, frozenset], bool]:
     """The oracle's test of an end state (boxes, player's region): no corral or group deadlock,
-    which every stage turns away (their soundness: tests/test_deadlocks.py)."""
+    which every stage turns away (their soundness: tests/sokoban/test_deadlocks.py)."""
     def accept(boxes: frozenset, reach: frozenset) -> bool:
         state = Level(level.floor, boxes, level.goals, min(reach))
         return dead_fence(state) is None and dead_group(state) is None

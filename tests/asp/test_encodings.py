@@ -18,7 +18,7 @@ from sokoasp.asp.strategies import STRATEGIES, Soundness
 from sokoasp.config import Clock
 from sokoasp.sokoban.analysis import nearest_goal_slides
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 THESIS_EXAMPLE = ROOT / "instances" / "thesis_example.lp"
 SOLVABLE = {**{k: v for k, v in HAND_MADE.items()}, **random_corpus(16)}
 OPTIMAL_INCREMENTAL = [e.name for e in ENCODINGS.values() if e.incremental and e.proves_optimum]

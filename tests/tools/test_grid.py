@@ -25,7 +25,7 @@ from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import build_spec, load_instances, read_spec
 from sokoasp.tools.grid.store import read_rows
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TINY = ["one-push", "turn-corner", "two-boxes", "corridor"]
 
 
