@@ -31,8 +31,8 @@ from sokoasp.asp.level_facts import program_facts
 from sokoasp.asp.models import PlanExtractor, push_sequence
 from sokoasp.asp.session import Session, horizons
 from sokoasp.asp.stage_ends import atom
+from sokoasp.asp.stage_schedule import ROOM_STAGES
 from sokoasp.asp.stage_session import StartExternals
-from sokoasp.asp.staged import PASS_STAGES, TRAP_SHARE, TRAP_TIME_SHARE, WIDTH
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.config import Clock, SolveConfig
 from sokoasp.sokoban.breadth_first import player_region
@@ -44,8 +44,6 @@ from sokoasp.sokoban.traps import Traps
 
 STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
 PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
-FIRST_STAGE_SECONDS = 0.5  # a stage's time in the first pass; each pass doubles it (as staged.py's, which starts at 0.25 s)
-REVIEW_SHARE = 0.25  # a pass that does not fill the room: its way to its most boxes in gets proofs for this share of its time
 
 
 def room_family(config: SolveConfig) -> str:
@@ -95,7 +93,7 @@ class RoomStages:
     """The stage search for one level and its room: the clingo controls of the bands of horizons
     (``RoomControl``) serve every stage (the state and the entry are external atoms). Searched
     in passes, as the staged search is: each pass starts from the level's start with twice the
-    stage time of the one before and ends after ``PASS_STAGES`` stage times, and makes random
+    stage time of the one before and ends after ``pass_stages`` stage times (``ROOM_STAGES``), and makes random
     decisions of its own (``Bands.randomize``)."""
 
     def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock) -> None:
@@ -105,7 +103,8 @@ class RoomStages:
         facts = stage_facts(level, room)
         self.bands = Bands(lambda clock: RoomControl(level, room, self.encoding, stage_config, clock, facts), clock)
         self.max_horizon = config.max_horizon
-        self.stage_seconds = FIRST_STAGE_SECONDS
+        self.schedule = ROOM_STAGES
+        self.stage_seconds = self.schedule.first_stage_seconds
         self.pass_end = 0.0
         self.most_in = 0  # the most boxes any pass brought into the room
         self.trail: list[list[Push]] = []  # the pushes from the start to the state searched now
@@ -123,18 +122,18 @@ class RoomStages:
             passes += 1
             if passes > 1:
                 self.bands.randomize(passes)
-            self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
+            self.pass_end = time.perf_counter() + self.schedule.pass_stages * self.stage_seconds
             self.pass_path = []
             pushes = self.search(0, frozenset(self.level.boxes), self.level.player)
             if pushes is not None:
                 return pushes
-            self.review(self.pass_path, REVIEW_SHARE * PASS_STAGES * self.stage_seconds)
+            self.review(self.pass_path, self.schedule.review_share * self.schedule.pass_stages * self.stage_seconds)
             self.stage_seconds *= 2
         return None
 
     def search(self, k: int, boxes: frozenset[Cell], player: Cell) -> list[Push] | None:
         """Pushes from the state (``boxes``, ``player``) with ``k`` boxes in the room that fill
-        it: up to ``WIDTH`` stage plans for the entries that may come next, each followed
+        it: up to ``width`` stage plans for the entries that may come next, each followed
         depth first."""
         if k > self.most_in:
             self.most_in, self.farthest = k, list(self.trail)
@@ -144,7 +143,7 @@ class RoomStages:
             return []
         options = next_entries(self.room, boxes & self.room.goals)
         ends = EntryEnds(boxes, lambda pushes: self.after_entry(options, boxes, player, pushes))
-        for _ in range(WIDTH):
+        for _ in range(self.schedule.width):
             pushes = self.stage(options, boxes, player, ends)
             if pushes is None or ends.kept is None:
                 return None
@@ -241,8 +240,8 @@ class RoomStages:
         a whole proof all of them. None when no proof finishes in its time."""
         state, traps = self.outside(boxes, player)
         spent = self.trap_seconds() - self.reviewed
-        spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - spent
-        seconds = max(0.0, min(TRAP_SHARE * self.stage_seconds, spare))
+        spare = self.schedule.trap_time_share * (time.perf_counter() - self.began) - spent
+        seconds = max(0.0, min(self.schedule.trap_share * self.stage_seconds, spare))
         part = traps.dead_part(state, seconds / 2)
         if part is not None:
             return Doom(part, player=True)

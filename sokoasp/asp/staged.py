@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from sokoasp.asp.encodings import Encoding, get_encoding
 from sokoasp.asp.reverse_facts import turned_round
 from sokoasp.asp.stage_ends import StageGoal
+from sokoasp.asp.stage_schedule import STAGED
 from sokoasp.asp.stage_session import StageSession
 from sokoasp.asp.strategies import get_strategy
 from sokoasp.board.level import Cell, Level
@@ -34,12 +35,7 @@ from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.end_game import budget, finish
 from sokoasp.sokoban.pushes import StagePlan
 
-WIDTH = 3  # end states (sets of filled goals) tried per stage before backtracking
-FIRST_STAGE_SECONDS = 0.25  # a stage's time in the first pass (not a share of the budget); each pass doubles it
-PASS_STAGES = 16  # a pass ends after this many stage times (a restart schedule: the next pass doubles both)
-FINAL_STAGE_TIMES = 4  # the last stage, whose plan ends the search, gets this many stage times (within the pass)
-TRAP_SHARE = 0.5  # a careless end state's trap proof (traps.py) may take this share of a stage time (and no more than the pass has left)
-TRAP_TIME_SHARE = 0.1  # and all trap proofs together at most this share of the search's time so far
+SCHEDULE = STAGED  # the stage schedule of staged solving (sokoasp.asp.stage_schedule)
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.
@@ -129,12 +125,13 @@ class StagedSearch:
     """A staged search in one push family (``config.encoding``, see ``stage_config``)."""
 
     def __init__(self, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> None:
+        self.schedule = SCHEDULE
         self.config = config
         self.clock = clock
         self.began = time.perf_counter()
         self.deadline = self.began + budget
-        self.pass_end = self.deadline  # one_pass sets it: PASS_STAGES stage times from the pass's start
-        self.stage_seconds = FIRST_STAGE_SECONDS
+        self.pass_end = self.deadline  # one_pass sets it: pass_stages stage times from the pass's start
+        self.stage_seconds = self.schedule.first_stage_seconds
         self.progress = progress
         self.outcome = StagedOutcome(None)
         self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass
@@ -176,7 +173,7 @@ class StagedSearch:
         self.passes += 1
         if self.passes > 1:
             self.session.bands.randomize(self.passes)
-        self.pass_end = time.perf_counter() + PASS_STAGES * self.stage_seconds
+        self.pass_end = time.perf_counter() + self.schedule.pass_stages * self.stage_seconds
         reverse = self.session.reverse
         start = turned_round(level) if reverse else level
         plan = self.search(start, home=level.player if reverse else None)
@@ -207,13 +204,13 @@ class StagedSearch:
         return plan
 
     def stages_from(self, state: Level, home: Cell | None, first: bool) -> StagePlan | None:
-        """A stage plan from ``state`` and the rest of the plan after it, for up to ``WIDTH``
+        """A stage plan from ``state`` and the rest of the plan after it, for up to ``width``
         end states of the stage."""
         placed = len(state.boxes & state.goals)
         need = min(placed + 1, len(state.goals))
         tried: list[Level] = []
         start = 1  # no careless stage plan from state below this horizon
-        for _ in range(WIDTH):
+        for _ in range(self.schedule.width):
             if self.pass_left() <= 0:
                 return None
             goal = StageGoal(need, tuple(self.dead_ends), tuple(tried), player_anywhere=first and home is not None)
@@ -270,10 +267,10 @@ class StagedSearch:
         where the careless one stopped: a careful plan is a careless one, so every shorter
         horizon is already refuted, as it is for the next end state tried from ``state``
         (``search``), which must also differ from this one. The last stage, whose plan ends the
-        search, gets ``FINAL_STAGE_TIMES`` stage times: the last box often needs the longest
+        search, gets ``final_stage_times`` stage times: the last box often needs the longest
         plan, and a pass that fails there starts over."""
         began = time.perf_counter()
-        seconds = self.stage_seconds * (FINAL_STAGE_TIMES if goal.need == len(state.goals) else 1)
+        seconds = self.stage_seconds * (self.schedule.final_stage_times if goal.need == len(state.goals) else 1)
         careless = self.try_stage(state, replace(goal, keep_order=True), seconds / 2, start)
         assert self.session is not None  # try_stage ran in it
         refuted_below = self.session.stopped_at
@@ -295,13 +292,13 @@ class StagedSearch:
 
     def trapped(self, state: Level) -> bool:
         """Whether a careless stage's end state (one the careful try would have refused) is a
-        trap, proven dead by a search (``traps.py``) of at most ``TRAP_SHARE`` stage times, the
-        time the pass has left, and what keeps all proofs within ``TRAP_TIME_SHARE`` of the
+        trap, proven dead by a search (``traps.py``) of at most ``trap_share`` stage times, the
+        time the pass has left, and what keeps all proofs within ``trap_time_share`` of the
         search's time (on many boxes a proof rarely ends)."""
         assert self.session is not None  # stage() ran in it
         traps = self.session.traps
-        spare = TRAP_TIME_SHARE * (time.perf_counter() - self.began) - traps.seconds
-        if not traps.prove_dead(state, max(0.0, min(TRAP_SHARE * self.stage_seconds, self.pass_left(), spare))):
+        spare = self.schedule.trap_time_share * (time.perf_counter() - self.began) - traps.seconds
+        if not traps.prove_dead(state, max(0.0, min(self.schedule.trap_share * self.stage_seconds, self.pass_left(), spare))):
             return False
         self.outcome.traps += 1
         self.progress(f"staged: a careless end state with {len(state.boxes & state.goals)} boxes placed is a trap, proven dead")

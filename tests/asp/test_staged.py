@@ -23,7 +23,7 @@ from sokoasp.asp.reverse_facts import turned_round
 from sokoasp.asp.session import horizons
 from sokoasp.asp.stage_ends import StageEnds, StageGoal, read_stage, state_after
 from sokoasp.asp.stage_session import StageSession, StartExternals, plan_stage
-from sokoasp.asp.staged import FINAL_STAGE_TIMES, FIRST_STAGE_SECONDS, StagedOutcome, StagedSearch, solve_staged, stage_config
+from sokoasp.asp.staged import SCHEDULE, StagedOutcome, StagedSearch, solve_staged, stage_config
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
@@ -312,7 +312,7 @@ def test_a_longer_budget_starts_with_the_same_passes() -> None:
 
 def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch, no_end_game) -> None:
     """Stages that always find a plan but never get closer to the goal (a search that would
-    wander deeper for the whole budget): each pass ends after PASS_STAGES stage times and the
+    wander deeper for the whole budget): each pass ends after pass_stages stage times and the
     next starts again from the start with twice the stage time."""
     import time
 
@@ -329,7 +329,7 @@ def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch, no_end_g
     search.stage_seconds = 0.01
     started = time.perf_counter()
     assert search.one_pass(level) is None
-    assert time.perf_counter() - started < staged.PASS_STAGES * 0.01 + 0.5
+    assert time.perf_counter() - started < staged.SCHEDULE.pass_stages * 0.01 + 0.5
     assert search.cut_short and not search.finished and search.stage_seconds == 0.02
     assert search.run(level) is None
     assert sum("cut short; its next at" in message for message in messages) >= 3
@@ -503,7 +503,8 @@ def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
     alternate, each family's stage time doubling as it would alone; the plan replays."""
     import sokoasp.asp.staged as staged
 
-    monkeypatch.setattr(staged, "FIRST_STAGE_SECONDS", 1e-9)  # first passes far too short: each is cut short
+    # first passes far too short: each is cut short
+    monkeypatch.setattr(staged, "SCHEDULE", replace(staged.SCHEDULE, first_stage_seconds=1e-9))
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     config = SolveConfig(encoding="push-macro", strategies=("dead", "straight"), stage_encoding="push-macro+push-route",
                          end_game=False)  # no end game from the start when a first stage is not found
@@ -744,7 +745,7 @@ def test_each_end_state_tried_from_a_state_starts_where_the_last_careless_try_st
 
 
 def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch, no_end_game) -> None:
-    """The stage whose plan ends the search has FINAL_STAGE_TIMES stage times: its careless
+    """The stage whose plan ends the search has final_stage_times stage times: its careless
     try gets half of them, every other stage's half of one."""
     level = level_of(THREE_GOALS)
     tries = record_stage_tries(monkeypatch)
@@ -753,9 +754,9 @@ def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch, no_en
     assert plan_found is not None and replay(level, plan_found).ok
     careless = {goal.need: limit for goal, _, _, limit in tries if not goal.keep_fillable}
     assert sorted(careless) == [1, 2, 3]
-    half = FIRST_STAGE_SECONDS / 2
+    half = SCHEDULE.first_stage_seconds / 2
     assert careless[1] == careless[2] == pytest.approx(half)
-    assert careless[3] == pytest.approx(FINAL_STAGE_TIMES * half)
+    assert careless[3] == pytest.approx(SCHEDULE.final_stage_times * half)
 
 
 def budget_of(config: SolveConfig, limit: float | None) -> float:

@@ -142,7 +142,7 @@ def test_the_search_skips_a_careless_stage_that_ends_in_a_trap_and_tries_the_nex
 
     monkeypatch.setattr(StagedSearch, "stage", scripted)
     search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
-    search.began -= 1000.0  # scripted stages take no time: give the proofs' share (TRAP_TIME_SHARE) time to spend
+    search.began -= 1000.0  # scripted stages take no time: give the proofs' share (trap_time_share) time to spend
     plan = search.one_pass(start)
     if careful:
         assert plan == "lr" and [state for state, _ in asked] == [start, trap] and search.outcome.traps == 0
@@ -174,5 +174,5 @@ def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_or_the
     assert not search.trapped(trap)
     search.session.traps.seconds = 200.0
     assert not search.trapped(trap)
-    assert asked[0] == staged.TRAP_SHARE * 4.0 and 0.4 < asked[1] <= 0.5 and asked[2] == 0.0
+    assert asked[0] == staged.SCHEDULE.trap_share * 4.0 and 0.4 < asked[1] <= 0.5 and asked[2] == 0.0
     assert 0.9 < asked[3] <= 1.01 and asked[4] == 0.0

@@ -1,0 +1,25 @@
+"""How a stage search spends its time: the schedule the staged search (``sokoasp.asp.staged``)
+and the room stages (``sokoasp.asp.room_stages``) share, each with its own defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class StageSchedule:
+    """Passes from the start with a growing stage time (iterative broadening with restarts):
+    many cheap tries first, long stages later, so a longer budget first runs the passes of a
+    shorter one."""
+
+    first_stage_seconds: float = 0.25  # a stage's time in the first pass, whatever the budget; each pass doubles it
+    pass_stages: int = 16  # a pass ends after this many stage times: a depth-first pass otherwise backtracks for ever
+    width: int = 3  # end states (sets of filled goals) a stage tries before the search backtracks
+    final_stage_times: int = 4  # the stage whose plan ends the search gets this many stage times: the last box needs the longest plan
+    trap_share: float = 0.5  # a trap proof may take this share of a stage time (and no more than the pass has left)
+    trap_time_share: float = 0.1  # all trap proofs together at most this share of the search's time so far
+    review_share: float = 0.25  # room stages: a pass that does not fill the room gets proofs for this share of its time
+
+
+STAGED = StageSchedule()
+ROOM_STAGES = StageSchedule(first_stage_seconds=0.5)  # a room stage asks for a whole entry: longer stages from the start
