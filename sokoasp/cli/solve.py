@@ -14,7 +14,7 @@ from sokoasp.board.level import Level
 from sokoasp.board.loading import load_level
 from sokoasp.cli.options import level_argument, limits, output
 from sokoasp.cli.output import EXIT_CODES_HELP, render
-from sokoasp.config import DEFAULT_MAX_HORIZON, SolveConfig
+from sokoasp.config import DEFAULT_MAX_HORIZON, PhaseRun, SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.phases import PHASES, parse_phases
 from sokoasp.pipeline import solve
@@ -22,13 +22,21 @@ from sokoasp.result import Result
 from sokoasp.worker import solve_isolated
 
 
+def phase_runs(context: click.Context, parameter: click.Parameter, texts: tuple[str, ...]) -> tuple[PhaseRun, ...]:
+    """The ``--phase`` options as phase runs; a bad one is a usage error naming the option."""
+    try:
+        return parse_phases(texts)
+    except InputError as error:
+        raise click.BadParameter(error.problem, context, parameter) from None
+
+
 @click.command(epilog=EXIT_CODES_HELP)
 @level_argument
 @click.option("--encoding", "-e", type=click.Choice(list(ENCODINGS)), default="incremental", show_default=True,
-              help="Encoding family (`sokoasp encodings`).")
+              metavar="FAMILY", help="Encoding family (`sokoasp encodings`).")
 @click.option("--strategy", "-s", "strategies", multiple=True, type=click.Choice(list(STRATEGIES), case_sensitive=False),
-              help="Strategy module; repeat to combine (`sokoasp strategies`).")
-@click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=SECONDS]",
+              metavar="NAME", help="Strategy module; repeat to combine (`sokoasp strategies`).")
+@click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=SECONDS]", callback=phase_runs,
               help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}; `sokoasp phases`).")
 @click.option("--horizon", type=click.IntRange(0), help="Fixed-horizon encodings: the plan length (default: the file's).")
 @click.option("--min-horizon", type=click.IntRange(0), default=0, help="First horizon asked (above the bound: not optimal).")
@@ -44,7 +52,7 @@ from sokoasp.worker import solve_isolated
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="A clingo option, e.g. --clingo-arg=--configuration=crafty.")
 @limits
 @output
-def solve_command(level_file: Path, which: str | None, encoding: str, strategies: tuple[str, ...], phases: tuple[str, ...],
+def solve_command(level_file: Path, which: str | None, encoding: str, strategies: tuple[str, ...], phases: tuple[PhaseRun, ...],
                   horizon: int | None, min_horizon: int, start_factor: int, max_horizon: int, interleave: int,
                   descend: bool, stage_encoding: str | None, no_end_game: bool, clingo_args: tuple[str, ...],
                   time_limit: float | None, memory_limit: int | None, as_json: bool, verbose: bool) -> None:
@@ -72,7 +80,7 @@ def solve_command(level_file: Path, which: str | None, encoding: str, strategies
     config = SolveConfig(
         encoding=encoding, strategies=tuple(s.lower() for s in strategies),
         horizon=horizon if horizon is not None else loaded.horizon, min_horizon=min_horizon,
-        start_factor=start_factor, max_horizon=max_horizon, clingo_args=clingo_args, phases=parse_phases(phases),
+        start_factor=start_factor, max_horizon=max_horizon, clingo_args=clingo_args, phases=phases,
         stage_encoding=stage_encoding, end_game=not no_end_game, interleave=interleave, descend=descend,
     )
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
