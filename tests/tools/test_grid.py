@@ -237,6 +237,9 @@ def test_the_staged_phase_is_a_grid_dimension_for_push_families(tmp_path: Path) 
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
     staged_rows = [row for row in rows_of(database) if row["configuration"].endswith("[staged 5 s]")]
     assert staged_rows and all(row["message"].startswith("staged search: a plan") for row in staged_rows)
+    for row in staged_rows:  # the database keeps which phase found the plan, and the phase's report
+        stats = json.loads(row["stats"])
+        assert stats["found_by"] == "staged" and stats["phases"][-1]["phase"] == "staged"
     grid.write_text('phases = [["staged=-1"]]\n' + body)
     with pytest.raises(InputError, match="seconds must be above 0"):
         read_spec(grid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,7 @@ class Store:
             "solve_time": times.get("solve"),
             "total_time": times.get("total"),
             "peak_memory_mb": result.stats.get("peak_memory_mb"),
-            "stats": json.dumps(result.stats | other_times),  # first_plan_seconds of --prove runs
+            "stats": json.dumps(result.stats | other_times | phase_columns(result)),  # first_plan_seconds of --prove runs
             "config": json.dumps(result.config),
             "message": result.message,
             "finished_at": time.time(),
@@ -101,6 +102,12 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+
+def phase_columns(result: Result) -> dict[str, Any]:
+    """What the phases did, for the stats column: the phase whose plan it is and each report."""
+    found = {"found_by": result.found_by} if result.found_by else {}
+    return found | ({"phases": [asdict(report) for report in result.phases]} if result.phases else {})
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
