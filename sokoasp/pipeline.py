@@ -9,6 +9,7 @@ interrupted, so hard limits are enforced around a worker process (``sokoasp.work
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding
 from sokoasp.asp.fast_downward import solve_fast_downward
@@ -82,10 +83,7 @@ def run_phase(level: Level, encoding: Encoding, config: SolveConfig, clock: Cloc
     seconds = clock.capped(run.seconds)
     if phase.uses_idle_loop_time:
         seconds = with_idle_loop_time(level, encoding, config, clock, seconds, progress)
-    def solve_simpler(simpler: Level, simpler_config: SolveConfig) -> Result:
-        return solve(simpler, simpler_config, progress)
-
-    return phase.run(level, PhaseContext(config, clock, seconds, progress, later, solve_simpler))
+    return phase.run(level, PhaseContext(config, clock, seconds, progress, later, partial(solve, progress=progress)))
 
 
 def with_idle_loop_time(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, seconds: float,
