@@ -31,6 +31,15 @@ class Interrupted(SokoaspError):
     """A solver process was stopped from outside (a signal): there is no result to record."""
 
 
+class Stopped(BaseException):
+    """The process got a signal to stop (SIGTERM, SIGHUP): raised in the main thread, like
+    KeyboardInterrupt for SIGINT, so that every ``finally`` runs and the solvers are stopped."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(f"stopped by signal {signum}")
+
+
 class InputError(SokoaspError):
     """Bad user input: names the file, the line (where known) and the problem."""
 

@@ -6,7 +6,10 @@ keeps those reports."""
 
 from __future__ import annotations
 
+import ctypes
+import math
 import multiprocessing as mp
+import os
 import resource
 import signal
 import time
@@ -20,12 +23,31 @@ from sokoasp.errors import Interrupted, SokoaspError
 from sokoasp.pipeline import Progress, SolveConfig, check_config, solve, validate
 from sokoasp.result import PhaseReport, Result, Status
 
-GRACE_SECONDS = 2.0
+GRACE_SECONDS = 2.0  # a worker gets this long past its time limit to answer (grounding cannot be interrupted)
 OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+LIVE: set[Worker] = set()  # the workers started and not yet stopped, for stop_all
 
 
-def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connection,
+def bind_to_parent(parent: int, time_limit: float | None) -> None:
+    """Make this (child) process die with its parent and within its limits: SIGKILL when the
+    parent dies (Linux), a CPU-time limit just past the time limit, and Ctrl-C left to the parent,
+    which stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the parent's own stop_all is the safeguard
+        pass
+    if os.getppid() != parent:  # the parent died before the prctl
+        os._exit(1)
+    if time_limit is not None:  # CPU seconds of all its threads: every core for the whole time, and a little more
+        seconds = math.ceil((time_limit + GRACE_SECONDS) * (os.cpu_count() or 1)) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+
+
+def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connection, parent: int,
           progress: Progress | None = None) -> None:
+    bind_to_parent(parent, config.time_limit)
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -121,11 +143,14 @@ class Worker:
         result.times.setdefault("total", round(time.perf_counter() - self.began, 4))
         return result
 
-    def stop(self) -> None:
-        self.process.join(0.2)
+    def stop(self, at_once: bool = False) -> None:
+        self.process.join(0 if at_once else 0.2)
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
+        LIVE.discard(self)
+
+    __hash__ = object.__hash__
 
 
 def start_worker(level: Level, config: SolveConfig, time_limit: float | None, memory_mb: int | None,
@@ -135,11 +160,19 @@ def start_worker(level: Level, config: SolveConfig, time_limit: float | None, me
     receiver, sender = context.Pipe(duplex=False)
     soft = replace(config, time_limit=time_limit)
     # forked, so the progress callback (a closure) reaches the child without pickling
-    process = context.Process(target=child, args=(level, soft, memory_mb, sender, progress), daemon=True)
+    process = context.Process(target=child, args=(level, soft, memory_mb, sender, os.getpid(), progress), daemon=True)
     began = time.perf_counter()
     process.start()
     sender.close()
-    return Worker(level, soft, memory_mb, process, receiver, began)
+    worker = Worker(level, soft, memory_mb, process, receiver, began)
+    LIVE.add(worker)
+    return worker
+
+
+def stop_all() -> None:
+    """Kill every worker still running: a run that is interrupted stops its solvers first."""
+    for worker in list(LIVE):
+        worker.stop(at_once=True)
 
 
 def solve_isolated(
@@ -149,9 +182,14 @@ def solve_isolated(
     memory_mb: int | None = None,
     progress: Progress | None = None,
 ) -> Result:
-    """Solve in a child process; grounding that outlives the limit is killed."""
+    """Solve in a child process; grounding that outlives the limit is killed, and so is the child
+    when the wait is interrupted."""
     worker = start_worker(level, config, time_limit, memory_mb, progress)
-    result = worker.wait_until(deadline_of(worker.began, time_limit))
+    try:
+        result = worker.wait_until(deadline_of(worker.began, time_limit))
+    except BaseException:
+        worker.stop(at_once=True)
+        raise
     return result if result is not None else worker.timed_out(time_limit)
 
 

@@ -4,7 +4,11 @@ and results become exit codes."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -17,7 +21,8 @@ from sokoasp.cli.plans import plans_command
 from sokoasp.cli.race import race_command
 from sokoasp.cli.show import show
 from sokoasp.cli.solve import solve_command
-from sokoasp.errors import ExitCode, SokoaspError
+from sokoasp.errors import ExitCode, SokoaspError, Stopped
+from sokoasp.worker import stop_all
 
 
 @click.group(epilog=EXIT_CODES_HELP)
@@ -41,6 +46,32 @@ for command, name in ((solve_command, "solve"), (race_command, "race"), (convert
     cli.add_command(command, name=name)
 
 
+@contextmanager
+def stopping_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise ``Stopped`` in the main thread while a command runs (as Ctrl-C
+    raises KeyboardInterrupt), so the command stops its solvers and keeps what finished."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {signum: signal.signal(signum, stop_on) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+def interrupted() -> None:
+    """Ctrl-C: stop the solvers and exit 130."""
+    stop_all()
+    click.echo("interrupted: the solvers are stopped; finished results are kept", err=True)
+    sys.exit(128 + signal.SIGINT)
+
+
+def stop_on(signum: int, _frame: object) -> None:
+    raise Stopped(signum)
+
+
 def main(args: list[str] | None = None) -> None:
     """Entry point of the ``sokoasp`` command."""
     run(cli, args, "sokoasp")
@@ -50,9 +81,12 @@ def run(command: click.Command, args: list[str] | None = None, prog_name: str | 
     """Run ``command``: the one place where errors become exit codes (no tracebacks for
     users). The measuring scripts of benchmarks/ run through it too."""
     try:
-        code = command.main(args=args, prog_name=prog_name, standalone_mode=False)
+        with stopping_on_signals():
+            code = command.main(args=args, prog_name=prog_name, standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as abort:  # click's word for Ctrl-C (and for an aborted prompt)
+        if isinstance(abort.__cause__, KeyboardInterrupt):
+            interrupted()
         click.echo("aborted", err=True)
         sys.exit(ExitCode.ERROR)
     except click.ClickException as error:
@@ -62,8 +96,11 @@ def run(command: click.Command, args: list[str] | None = None, prog_name: str | 
         click.echo(f"error: {error}", err=True)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
+        interrupted()
+    except Stopped as stop:
+        stop_all()
+        click.echo(f"{stop}: the solvers are stopped; finished results are kept", err=True)
+        sys.exit(128 + stop.signum)
     except Exception as error:  # a bug: say so briefly; SOKOASP_DEBUG=1 shows the traceback
         if os.environ.get("SOKOASP_DEBUG"):
             raise

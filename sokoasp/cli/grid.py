@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from sokoasp.asp.encodings import ENCODINGS
-from sokoasp.errors import InputError
+from sokoasp.errors import InputError, SokoaspError
 from sokoasp.portfolio.race import choose_members
 from sokoasp.tools.grid.report import csv_table, markdown_table, ratio_table
 from sokoasp.tools.grid.run import run_grid
@@ -79,6 +79,8 @@ def grid_run(grid_file: Path | None, database: Path, instances: tuple[Path, ...]
     summary = run_grid(spec, database, executor, workers, note=lambda line: click.echo(line, err=True))
     click.echo(f"{summary.ran} runs done ({summary.solved} solved), {summary.skipped_done} were already done; "
                f"results in {database}")
+    if summary.ran and summary.failed == summary.ran:
+        raise SokoaspError(f"every run of the grid ended in an error: see the messages in {database}")
 
 
 @grid.command(name="report")

@@ -14,7 +14,7 @@ from sokoasp.portfolio.prove import prove_plan, race_and_prove
 from sokoasp.portfolio.race import race
 from sokoasp.result import Result, Status
 from sokoasp.tools.grid.spec import OWN_CONFIGURATIONS, PORTFOLIO, PROVED_RECORD, Run
-from sokoasp.worker import solve_isolated
+from sokoasp.worker import solve_isolated, stop_all
 
 
 def config_of(run: Run) -> SolveConfig:
@@ -55,17 +55,20 @@ def run_local(runs: list[Run], workers: int | None = None) -> Iterator[tuple[Run
     with ThreadPoolExecutor(max_workers=workers) as pool:
         pending: dict[Future[Result | None], Run] = {}
         queue = iter(runs)
-        for run in queue:
-            pending[pool.submit(safely, run)] = run
-            if len(pending) >= workers:
-                break
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield pending.pop(future), future.result()
-                following = next(queue, None)
-                if following is not None:
-                    pending[pool.submit(safely, following)] = following
+        try:
+            for run in queue:
+                pending[pool.submit(safely, run)] = run
+                if len(pending) >= workers:
+                    break
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield pending.pop(future), future.result()
+                    following = next(queue, None)
+                    if following is not None:
+                        pending[pool.submit(safely, following)] = following
+        finally:  # interrupted: stop the solvers in flight, so the threads waiting on them end at once
+            stop_all()
 
 
 def run_dask(runs: list[Run], address: str) -> Iterator[tuple[Run, Result | None]]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from sokoasp.result import Status
 from sokoasp.tools.grid.execute import run_dask, run_local
 from sokoasp.tools.grid.spec import GridSpec
 from sokoasp.tools.grid.store import Store
@@ -20,6 +21,7 @@ class GridSummary:
     ran: int
     solved: int
     unsupported: list[str]
+    failed: int = 0  # runs that ended in an error (not a timeout or a refutation)
 
 
 def run_grid(
@@ -33,20 +35,23 @@ def run_grid(
     runs, unsupported = spec.runs()
     for line in unsupported:
         note(f"skipped (unsupported): {line}")
-    store = Store(database)
-    done = store.done_keys()
-    todo = [run for run in runs if run.key not in done]
-    note(f"{len(runs)} runs in the grid, {len(runs) - len(todo)} already in {database}, {len(todo)} to run")
-    results = run_local(todo, workers) if executor == "local" else run_dask(todo, executor)
-    solved = 0
-    with tqdm(total=len(todo), disable=not show_progress or not todo, unit="run", dynamic_ncols=True) as bar:
-        for run, result in results:
-            if result is None:  # stopped from outside: left for the next run of the grid
+    store = Store(database, writer=True)
+    try:
+        done = store.done_keys()
+        todo = [run for run in runs if run.key not in done]
+        note(f"{len(runs)} runs in the grid, {len(runs) - len(todo)} already in {database}, {len(todo)} to run")
+        results = run_local(todo, workers) if executor == "local" else run_dask(todo, executor)
+        solved = failed = 0
+        with tqdm(total=len(todo), disable=not show_progress or not todo, unit="run", dynamic_ncols=True) as bar:
+            for run, result in results:
+                if result is None:  # stopped from outside: left for the next run of the grid
+                    bar.update()
+                    continue
+                store.record(run, result)
+                solved += result.status.solved
+                failed += result.status is Status.ERROR
+                bar.set_postfix(solved=solved, last=result.status.value[:12])
                 bar.update()
-                continue
-            store.record(run, result)
-            solved += result.status.solved
-            bar.set_postfix(solved=solved, last=result.status.value[:12])
-            bar.update()
-    store.close()
-    return GridSummary(len(runs), len(runs) - len(todo), len(todo), solved, unsupported)
+    finally:
+        store.close()
+    return GridSummary(len(runs), len(runs) - len(todo), len(todo), solved, unsupported, failed)

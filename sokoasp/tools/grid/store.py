@@ -1,15 +1,20 @@
 """The grid's results database (SQLite): one row per finished run, committed at once, so a
-killed grid loses nothing and a rerun skips what is done."""
+killed grid loses nothing and a rerun skips what is done. One writer at a time (a lock file
+beside the database); a solved row is never replaced by an unsolved one. The database is in WAL
+mode: after a kill, the committed rows may still be in the ``-wal`` file beside it, so copy both
+(or open it once with sokoasp, which folds them in)."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from sokoasp.errors import InputError
 from sokoasp.result import Result
 from sokoasp.tools.grid.spec import Run
 
@@ -49,12 +54,21 @@ TIME_COLUMNS = ("ground", "solve", "total")  # a result's times with columns of 
 
 
 class Store:
-    def __init__(self, path: Path) -> None:
+    """A results database; ``writer``: the one process that records runs into it."""
+
+    def __init__(self, path: Path, writer: bool = False) -> None:
         self.path = path
-        self.db = sqlite3.connect(path, timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(SCHEMA)
-        self.db.commit()
+        if path.is_dir() or not path.parent.is_dir():
+            raise InputError("a results database is a file in an existing folder", str(path))
+        self.lock = take_lock(path) if writer else None
+        try:
+            self.db = sqlite3.connect(path, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(SCHEMA)
+            self.db.commit()
+        except sqlite3.DatabaseError as error:
+            self.release()
+            raise InputError(f"not a results database ({error})", str(path)) from None
 
     def done_keys(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT key FROM runs")}
@@ -93,6 +107,9 @@ class Store:
         names = ", ".join(row)
         marks = ", ".join("?" for _ in row)
         with self.db:  # one transaction per run: committed before the next run is recorded
+            kept = self.db.execute("SELECT solved FROM runs WHERE key = ?", (row["key"],)).fetchone()
+            if kept is not None and kept[0] and not row["solved"]:
+                return  # a solved run stays solved
             self.db.execute(f"INSERT OR REPLACE INTO runs ({names}) VALUES ({marks})", list(row.values()))
 
     def rows(self) -> list[dict[str, Any]]:
@@ -101,7 +118,29 @@ class Store:
         return [dict(zip(names, row, strict=True)) for row in cursor]
 
     def close(self) -> None:
+        """Fold the write-ahead log into the database file, close it, and let the next writer in."""
+        if self.lock is not None:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
+        self.release()
+
+    def release(self) -> None:
+        if self.lock is not None:
+            self.lock.close()  # closing the file releases its lock
+            self.lock = None
+
+
+def take_lock(path: Path) -> TextIO:
+    """The lock of the database's one writer (``DATABASE.lock``, held until closed or the process
+    ends); another writer is refused at once."""
+    handle = open(path.with_name(path.name + ".lock"), "w")  # noqa: SIM115 - held for the writer's life
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise InputError("another `sokoasp grid run` is writing to this database: wait for it to end, "
+                         "or give another --db", str(path)) from None
+    return handle
 
 
 def phase_columns(result: Result) -> dict[str, Any]:

@@ -1,0 +1,84 @@
+"""Every way a run can end leaves no solver process behind: the parent killed outright (SIGKILL),
+stopped (SIGTERM, as timeout, Slurm, systemd and docker send) or interrupted (Ctrl-C). Each test
+starts a real `sokoasp solve` on a level that takes the thesis's encoding many seconds, waits for
+its solver child, stops the parent, and checks the process table."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SLOW = ["solve", "-e", "incremental", "--time-limit", "120", str(ROOT / "instances" / "thesis_example.lp")]
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid``, from /proc."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found |= {int(child) for child in task.read_text().split()}
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting to be reaped counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def start_with_a_solver() -> tuple[subprocess.Popen[str], set[int]]:
+    process = subprocess.Popen([sys.executable, "-m", "sokoasp", *SLOW], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not children(process.pid):
+        time.sleep(0.05)
+    workers = children(process.pid)
+    assert workers, "the solver child never started"
+    time.sleep(0.5)  # the child is grounding or solving now
+    return process, workers
+
+
+def gone_within(pids: set[int], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(alive(pid) for pid in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process table in /proc")
+
+
+def test_a_killed_parent_takes_its_solver_with_it() -> None:
+    process, workers = start_with_a_solver()
+    process.kill()
+    process.wait(10)
+    assert gone_within(workers, 5)
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 128 + signal.SIGTERM), (signal.SIGINT, 130)])
+def test_a_stopped_parent_stops_its_solver_and_says_so_without_a_traceback(signum: int, code: int) -> None:
+    process, workers = start_with_a_solver()
+    os.kill(process.pid, signum)
+    _, err = process.communicate(timeout=20)
+    assert process.returncode == code, err
+    assert "the solvers are stopped" in err and "Traceback" not in err
+    assert gone_within(workers, 5)
+
+
+def test_ctrl_c_to_the_whole_group_prints_no_worker_traceback() -> None:
+    process, workers = start_with_a_solver()
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+    _, err = process.communicate(timeout=20)
+    assert process.returncode == 130 and "Traceback" not in err, err
+    assert gone_within(workers, 5)
