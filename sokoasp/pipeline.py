@@ -14,6 +14,7 @@ from functools import partial
 from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding
 from sokoasp.asp.fast_downward import solve_fast_downward
 from sokoasp.asp.horizon_loops import DESCENDING_FAMILIES, first_horizon, loop_start, probe_seconds, probes_bound, run_loop
+from sokoasp.asp.session import check_clingo_args
 from sokoasp.asp.staged import loop_config
 from sokoasp.asp.strategies import check_supported
 from sokoasp.board.level import Level
@@ -48,6 +49,7 @@ def check_config(config: SolveConfig) -> Encoding:
     if not config.has_stages() or config.stage_families == (encoding.name,):
         check_supported(config.strategies, encoding.name)
     check_phases(config)
+    check_clingo_args(config.clingo_args)
     return encoding
 
 

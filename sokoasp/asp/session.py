@@ -18,6 +18,25 @@ from sokoasp.config import Clock, SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.sokoban.obstacles import rim_facts
 
+CONFIGURATIONS = ("auto", "frumpy", "jumpy", "tweety", "handy", "crafty", "trendy", "many")  # clasp's presets
+
+
+def check_clingo_args(args: tuple[str, ...]) -> None:
+    """Refuse clingo options clingo does not take, and any that would make it read a file (a
+    ``--configuration`` that is not one of clasp's presets). clingo's own message is not shown:
+    it may quote the file it read."""
+    for arg in args:
+        name, _, value = arg.partition("=")
+        if name == "--configuration" and value not in CONFIGURATIONS:
+            raise InputError(f"--configuration takes one of clasp's presets ({', '.join(CONFIGURATIONS)}), "
+                             f"not a file or {value[:40]!r}")
+        if name in ("--config", "--pre", "--text", "-o", "--outf") or arg.startswith("@"):
+            raise InputError(f"the clingo option {name!r} is not for sokoasp's runs")
+    try:
+        clingo.Control(list(args), logger=lambda code, msg: None)
+    except RuntimeError:
+        raise InputError(f"clingo does not take the option(s) {' '.join(args)[:80]!r} (see clingo --help)") from None
+
 
 class Session:
     """One clingo Control loaded with an encoding, strategies and a level. ``facts`` replaces
@@ -34,10 +53,8 @@ class Session:
         args = ["--stats", *strategy_clingo_args(config.strategies), *config.clingo_args]
         if not encoding.incremental:
             args += ["-c", f"horizon={config.horizon}"]
-        try:
-            self.control = clingo.Control(args, logger=lambda code, msg: None)
-        except RuntimeError as error:
-            raise InputError(f"bad clingo option in {' '.join(config.clingo_args)!r}: {error}") from None
+        check_clingo_args(config.clingo_args)
+        self.control = clingo.Control(args, logger=lambda code, msg: None)
         for path in encoding_paths(encoding):
             self.control.load(str(path))
         for path in strategy_paths(config.strategies, encoding.name):

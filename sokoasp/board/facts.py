@@ -18,11 +18,13 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from sokoasp.board.level import Cell, Level
+from sokoasp.board.level import MAX_SIDE, Cell, Level
 from sokoasp.errors import InputError
 
 CONSTANTS = ("dimX", "dimY", "horizon")
-NUMBER = r"-?\d+"
+NUMBER = r"-?[0-9]+"  # ASCII digits only, as clingo reads them
+MOST_DIGITS = 6  # no coordinate, object number or horizon of a level needs more
+MOST_HORIZON = 100_000
 RANGE = rf"(?:{NUMBER})(?:\s*\.\.\s*(?:{NUMBER}))?"
 STATEMENTS = {
     "const": re.compile(rf"#const\s+(\w+)\s*=\s*({NUMBER})"),
@@ -72,9 +74,24 @@ def statements(text: str, source: str) -> list[tuple[int, str]]:
     return result
 
 
-def expand(pool: str) -> list[int]:
+def number(text: str, source: str, line: int) -> int:
+    """A number of the file, refused when it has more digits than any level needs."""
+    if len(text.lstrip("-")) > MOST_DIGITS:
+        raise InputError(f"the number {text[:12]}... has more than {MOST_DIGITS} digits", source, line)
+    return int(text)
+
+
+def coordinate(text: str, source: str, line: int) -> int:
+    value = number(text, source, line)
+    if not 1 <= value <= MAX_SIDE:
+        raise InputError(f"coordinate {value} lies outside 1..{MAX_SIDE}", source, line)
+    return value
+
+
+def expand(pool: str, source: str, line: int) -> range:
+    """The numbers of a pool ``L..H`` (or one number), checked before any is made."""
     low, _, high = pool.partition("..")
-    return list(range(int(low), int(high or low) + 1))
+    return range(coordinate(low, source, line), coordinate(high or low, source, line) + 1)
 
 
 def read_facts(text: str, source: str) -> FactFile:
@@ -85,15 +102,21 @@ def read_facts(text: str, source: str) -> FactFile:
     for line, statement in statements(strip_comments(text, source), source):
         kind, match = classify(statement, source, line)
         if kind == "const":
-            name, value = match.group(1), int(match.group(2))
+            name, value = match.group(1), number(match.group(2), source, line)
             if name not in CONSTANTS:
                 raise InputError(f"unknown constant {name!r} (expected one of {', '.join(CONSTANTS)})", source, line)
+            if name in constants:
+                raise InputError(f"#const {name} is given twice", source, line)
+            top = MOST_HORIZON if name == "horizon" else MAX_SIDE
+            if not (0 if name == "horizon" else 1) <= value <= top:
+                raise InputError(f"#const {name} = {value} lies outside {0 if name == 'horizon' else 1}..{top}", source, line)
             constants[name] = value
         elif kind in ("field", "target"):
-            cells = {(x, y) for x in expand(match.group(1)) for y in expand(match.group(2))}
+            cells = {(x, y) for x in expand(match.group(1), source, line) for y in expand(match.group(2), source, line)}
             (fields if kind == "field" else targets).update(cells)
         else:
-            ident, cell = int(match.group(1)), (int(match.group(2)), int(match.group(3)))
+            ident = number(match.group(1), source, line)
+            cell = (coordinate(match.group(2), source, line), coordinate(match.group(3), source, line))
             if ident < 0:
                 raise InputError(f"object numbers must be >= 0, got {ident}", source, line)
             if ident in objects:

@@ -22,15 +22,24 @@ class LoadedLevel:
 
 
 def read_text(path: Path) -> str:
+    """The text of a level file: a regular file of at most ``MAX_FILE_BYTES`` bytes of UTF-8 (a
+    byte-order mark is dropped); devices, pipes and folders are refused before anything is read."""
     source = str(path)
     if not path.exists():
         raise InputError("no such file", source)
     if path.is_dir():
         raise InputError("is a directory, expected a level file", source)
-    if path.stat().st_size > MAX_FILE_BYTES:
+    if not path.is_file():
+        raise InputError("not a regular file (a device or a pipe?): give a level file", source)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise InputError(f"cannot be read: {error.strerror}", source) from None
+    if len(data) > MAX_FILE_BYTES:
         raise InputError(f"file larger than {MAX_FILE_BYTES} bytes", source)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputError(f"not UTF-8 text (byte {error.start})", source) from None
     if not text.strip():

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.board.level import DIRECTIONS, MAX_SIDE, Cell, Level, add
 from sokoasp.errors import InputError
 
 BOARD_CHARS = set("#@+$*.-_ pPbB")
 RUN_CHARS = set("0123456789()|")  # run-length encoding: counts, groups, and the row separator
 SYNONYMS = str.maketrans("pPbB-_", "@+$*  ")  # the SOK format's letters and floor marks, as XSB
 MOST_RUN_TEXT = 10_000  # characters one run-length encoded line may expand to (a file is data, not a bomb)
+MOST_NESTING = 20  # run-length groups nested deeper than this are refused
 
 
 @dataclass(frozen=True)
@@ -89,26 +90,31 @@ def is_run_length_line(line: str) -> bool:
 
 def expand_runs(text: str, source: str, number: int) -> str:
     """``3#`` -> ``###``, ``2(#-)`` -> ``#-#-`` (groups may nest); ``|`` is kept."""
-    expanded, position = expand_group(text, 0, source, number)
+    expanded, position = expand_group(text, 0, source, number, 0)
     if position < len(text):
         raise InputError(f"run-length encoding: unmatched ')' in column {position + 1}", source, number)
     return expanded
 
 
-def expand_group(text: str, position: int, source: str, number: int) -> tuple[str, int]:
+def expand_group(text: str, position: int, source: str, number: int, depth: int) -> tuple[str, int]:
     """Expand from ``position`` to the end of the text or to a ``)``; return the text and the
     position reached."""
+    if depth > MOST_NESTING:
+        raise InputError(f"run-length encoding: groups nested deeper than {MOST_NESTING} at column {position}",
+                         source, number)
     pieces: list[str] = []
     length = 0
     while position < len(text) and text[position] != ")":
         start = position
         while position < len(text) and text[position].isdigit():
             position += 1
+        if position - start > len(str(MOST_RUN_TEXT)):
+            raise InputError(f"run-length encoding: the count in column {start + 1} is longer than any line", source, number)
         count = int(text[start:position]) if position > start else 1
         if position == len(text) or text[position] == ")":
             raise InputError(f"run-length encoding: the count in column {start + 1} repeats nothing", source, number)
         if text[position] == "(":
-            piece, position = expand_group(text, position + 1, source, number)
+            piece, position = expand_group(text, position + 1, source, number, depth + 1)
             if position == len(text):
                 raise InputError(f"run-length encoding: '(' in column {start + 1} is never closed", source, number)
         else:
@@ -135,6 +141,8 @@ def is_board_line(line: str) -> bool:
 
 def board_to_level(board: BoardText, source: str) -> Level:
     """Turn board lines into a Level; the floor is what the player, boxes and goals can reach."""
+    if len(board.rows) > MAX_SIDE or max(map(len, board.rows), default=0) > MAX_SIDE:
+        raise InputError(f"the level is larger than {MAX_SIDE}x{MAX_SIDE}", source, board.first_line)
     players, boxes, goals, walls = [], set(), set(), set()
     for y, row in enumerate(board.rows):
         for x, char in enumerate(row):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -88,7 +89,7 @@ def read_record(path: Path, levels: list[Level]) -> dict[int, Entry]:
     if not path.is_file():
         raise InputError("no such plan record", source)
     try:
-        with path.open(newline="", encoding="utf-8") as handle:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
             reader = csv.DictReader(handle)
             missing = [name for name in FIELDS if name not in (reader.fieldnames or []) and name not in OPTIONAL]
             if missing:
@@ -107,10 +108,14 @@ def entries_of(reader: csv.DictReader[str], levels: list[Level], source: str) ->
             names = reader.fieldnames or FIELDS
             raise InputError(f"expected {len(names)} fields ({', '.join(names)})", source, line)
         try:
-            if not row["level"].isdigit():
+            if not whole_number(row["level"]):
                 raise ValueError(f"level: {row['level']!r} is not a level number")
+            bound, is_proven = lower_bound(row), proven(row)
+            if is_proven and bound is not None and row["pushes"] != str(bound):
+                raise ValueError(f"proven: the row says its {row['pushes']} pushes are push-optimal and that no plan "
+                                 f"has fewer than {bound}: one of the two is wrong")
             entry = checked_entry(levels, int(row["level"]), row["plan"], row["configuration"], seconds(row),
-                                  proven(row), lower_bound(row))
+                                  is_proven, bound)
         except ValueError as error:
             raise InputError(str(error), source, line) from None
         if (str(entry.pushes), str(entry.moves)) != (row["pushes"], row["moves"]):
@@ -131,16 +136,24 @@ def proven(row: dict[str, str]) -> bool:
 
 def lower_bound(row: dict[str, str]) -> int | None:
     value = row.get("lower_bound") or ""
-    if value and not value.isdigit():
+    if value and not whole_number(value):
         raise ValueError(f"lower_bound: {value!r} is not a number of pushes")
     return int(value) if value else None
 
 
 def seconds(row: dict[str, str]) -> float:
     try:
-        return float(row["seconds"])
+        value = float(row["seconds"])
     except ValueError:
         raise ValueError(f"seconds: {row['seconds']!r} is not a number") from None
+    if not 0 <= value < math.inf:  # refuses nan too
+        raise ValueError(f"seconds: {row['seconds']!r} is not a time (a finite number, at least 0)")
+    return value
+
+
+def whole_number(text: str) -> bool:
+    """ASCII digits, at most nine of them (no level, push count or bound needs more)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def write_record(path: Path, entries: dict[int, Entry]) -> None:

@@ -141,3 +141,19 @@ def test_the_first_classes_of_the_shipped_thesis_portfolio_match_its_recipe(tmp_
     for row in made_rows[1:]:
         level = row.split(",")[0] + ".sok"
         assert (tmp_path / "thesis" / level).read_text() == (shipped / level).read_text()
+
+
+@pytest.mark.parametrize(("old", "new", "problem"), [
+    ('name = "rect"', 'name = "rect.small"', "needs a name of 1 to 64 letters"),
+    ('name = "rect"', 'name = ".."', "needs a name of 1 to 64 letters"),
+    ("zones = true", 'zones = "no"', "zones must be true or false"),
+    ("boxes = 2", 'boxes = "two"', "boxes must be a whole number"),
+    ("pulls = 12", "pulls = 1.5", "pulls must be a whole number"),
+])
+def test_recipe_values_of_the_wrong_kind_are_refused_with_their_line(tmp_path: Path, old: str, new: str,
+                                                                     problem: str) -> None:
+    path = tmp_path / "r.toml"
+    path.write_text(RECIPE.replace(old, new, 1))
+    with pytest.raises(InputError, match=problem) as caught:
+        read_recipe(path)
+    assert "r.toml:" in str(caught.value)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from test_grid import rows_of, tiny_folder
-from test_stopping import children, gone_within
+from test_stopping import children, gone_within, lowest_priority
 
 from sokoasp.errors import ExitCode, InputError
 from sokoasp.result import Result, Status
@@ -67,14 +67,36 @@ def test_bad_database_paths_are_input_errors(name: str, tmp_path: Path) -> None:
     assert code == ExitCode.INPUT_ERROR and "Traceback" not in out and "internal error" not in out, out
 
 
-def test_a_grid_whose_runs_all_fail_says_so_and_exits_non_zero(tmp_path: Path) -> None:
+def test_a_grid_whose_runs_all_fail_says_so_and_exits_non_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_cli import run
+
+    from sokoasp.tools.grid import execute
+
+    def broken(run: object) -> Result:
+        raise RuntimeError("a broken solver")
+
+    monkeypatch.setattr(execute, "run_one", broken)
+    code, out = run("grid", "run", "-i", str(tiny_folder(tmp_path)), "-e", "push", "--db", str(tmp_path / "r.sqlite"))
+    assert code == ExitCode.ERROR and "every run of the grid ended in an error" in out
+    assert {row["message"] for row in rows_of(tmp_path / "r.sqlite")} == {"RuntimeError: a broken solver"}
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    ('memory_limit = "lots"', "memory_limit must be MB"),
+    ('clingo_options = "--x"', "clingo_options must be a list of option lists"),
+    ("max_horizon = -1", "max_horizon must be a whole number"),
+    ("time_limit = nan", "time_limit must be seconds"),
+    ('clingo_options = [["--configuration=/etc/passwd"]]', "clasp's presets"),
+    ('clingo_options = [["--no-such-clingo-option"]]', "clingo does not take"),
+])
+def test_a_grid_file_is_checked_whole_before_the_first_run(line: str, problem: str, tmp_path: Path) -> None:
     from test_cli import run
 
     grid = tmp_path / "g.toml"
-    grid.write_text(f'encodings = ["push"]\nclingo_options = [["--no-such-clingo-option"]]\n'
-                    f'[[instances]]\npath = "{tiny_folder(tmp_path)}"\n')
+    grid.write_text(f'encodings = ["push"]\n{line}\n[[instances]]\npath = "{tiny_folder(tmp_path)}"\n')
     code, out = run("grid", "run", str(grid), "--db", str(tmp_path / "r.sqlite"))
-    assert code == ExitCode.ERROR and "every run of the grid ended in an error" in out
+    assert code == ExitCode.INPUT_ERROR and problem in out and "root:" not in out, out
+    assert not (tmp_path / "r.sqlite").exists() or rows_of(tmp_path / "r.sqlite") == []
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process table in /proc")
@@ -87,7 +109,7 @@ def test_an_interrupted_grid_keeps_its_finished_runs_and_stops_its_solvers(signu
     command = [sys.executable, "-m", "sokoasp", "grid", "run", "-i", str(folder), "-e", "incremental",
                "--workers", "1", "--db", str(database)]
     process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, cwd=tmp_path)
+                               text=True, cwd=tmp_path, preexec_fn=lowest_priority)
     deadline = time.monotonic() + 60
     solvers: set[int] = set()
     while time.monotonic() < deadline:  # the tiny levels come first (sorted names): wait for the slow one

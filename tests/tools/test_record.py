@@ -201,3 +201,37 @@ def test_show_plays_a_levels_plan_from_a_record(tmp_path: Path) -> None:
     assert code == 7 and "the record has no plan for level 3 of tiny.sok" in out
     code, out = run("show", "-l", "3", "--record", str(record), "--plan", "R", str(levels))
     assert code == 7 and "give one of --plan, --solve and --record" in out
+
+
+@pytest.mark.parametrize(("column", "value", "problem"), [
+    ("seconds", "nan", "is not a time"),
+    ("seconds", "inf", "is not a time"),
+    ("seconds", "-5", "is not a time"),
+    ("lower_bound", "\uff13", "is not a number of pushes"),
+    ("proven", "push-optimal", "one of the two is wrong"),
+])
+def test_a_record_row_that_contradicts_itself_or_holds_no_time_is_refused(tmp_path: Path, column: str, value: str,
+                                                                          problem: str) -> None:
+    levels = collection(tmp_path)
+    record = tmp_path / "record.csv"
+    write_record(record, {1: checked_entry(read_levels(levels.read_text(), "t"), 1, "R", "push", 1.0)})  # one-push
+    rows = rows_of(record)
+    rows[0][column] = value
+    if column == "proven":
+        rows[0]["lower_bound"] = str(int(rows[0]["pushes"]) - 1)  # a bound below the pushes it calls optimal
+    with record.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    with pytest.raises(InputError, match=problem) as caught:
+        read_record(record, read_levels(levels.read_text(), "t"))
+    assert "record.csv:2:" in str(caught.value)
+
+
+def test_a_record_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    levels = read_levels(collection(tmp_path).read_text(), "t")
+    record = tmp_path / "record.csv"
+    write_record(record, {1: checked_entry(levels, 1, "R", "push", 1.0)})
+    plain = read_record(record, levels)
+    record.write_bytes(b"\xef\xbb\xbf" + record.read_bytes())
+    assert read_record(record, levels) == plain

@@ -25,12 +25,14 @@ import io
 import random
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sokoasp.board.facts import digest, write_facts
 from sokoasp.board.level import Level
+from sokoasp.board.loading import read_text
 from sokoasp.board.simulator import count_pushes, replay
 from sokoasp.board.xsb import write_level
 from sokoasp.errors import InputError
@@ -86,11 +88,9 @@ def line_of(text: str, key: str, occurrence: int = 0) -> int | None:
 
 def read_recipe(path: Path) -> Recipe:
     source = str(path)
+    text = read_text(path)
     try:
-        text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
-    except FileNotFoundError:
-        raise InputError("no such file", source) from None
     except tomllib.TOMLDecodeError as error:
         raise InputError(f"not valid TOML: {error}", source) from None
     return parse_recipe(data, text, source)
@@ -103,6 +103,8 @@ def parse_recipe(data: dict[str, Any], text: str, source: str) -> Recipe:
     entries = data.get("classes", [])
     if not entries:
         raise InputError("the recipe has no [[classes]]", source)
+    whole_numbers(data, ("levels_per_class", "pulls", "seed", "node_limit", "conflict_limit"),
+                  lambda key, problem: InputError(f"{key} {problem}", source, line_of(text, key)))
     default_count, default_pulls = int(data.get("levels_per_class", 3)), int(data.get("pulls", 40))
     classes, names = [], set()
     for index, entry in enumerate(entries):
@@ -122,8 +124,11 @@ def parse_class(entry: dict[str, Any], index: int, count: int, pulls: int, text:
     for key in entry:
         if key not in CLASS_KEYS:
             raise fail(f"unknown key {key!r} (known: {', '.join(sorted(CLASS_KEYS))})", key)
-    if "name" not in entry or not re.fullmatch(r"[\w.-]+", str(entry["name"])):
-        raise fail("needs a name of letters, digits, '-', '_' or '.'")
+    if "name" not in entry or not isinstance(entry["name"], str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", entry["name"]):
+        raise fail("needs a name of 1 to 64 letters, digits, '-' or '_' (it names a folder)")
+    whole_numbers(entry, ("blocks", "boxes", "count", "pulls"), lambda key, problem: fail(f"{key} {problem}", key))
+    if not isinstance(entry.get("zones", False), bool):
+        raise fail(f"zones must be true or false, not {entry['zones']!r}", "zones")
     structure = entry.get("structure", "rectangular")
     if structure not in STRUCTURES:
         raise fail(f"unknown structure {structure!r} (choose {' or '.join(STRUCTURES)})", "structure")
@@ -152,6 +157,14 @@ def parse_class(entry: dict[str, Any], index: int, count: int, pulls: int, text:
         raise fail("count must be >= 1", "count")
     return LevelClass(str(entry["name"]), structure, width, height, blocks, boxes, zoned, number,
                       int(entry.get("pulls", pulls)))
+
+
+def whole_numbers(table: dict[str, Any], keys: tuple[str, ...], fail: Callable[[str, str], InputError]) -> None:
+    """Each of ``keys`` that ``table`` has is a whole number from 0 to 10^9 (not a boolean)."""
+    for key in keys:
+        value = table.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**9:
+            raise fail(key, f"must be a whole number from 0, not {value!r}")
 
 
 def optimal_pushes(level: Level, conflict_limit: int) -> int | None:
@@ -210,10 +223,10 @@ def write_portfolio(made: list[Made], recipe: Recipe, recipe_path: Path, out: Pa
     for item in made:
         folder = out / item.level_class.name
         folder.mkdir(parents=True, exist_ok=True)
-        stem = folder / item.level.title
-        stem.with_suffix(".sok").write_text(f"; {item.level.title}\n{write_level(item.level)}")
-        stem.with_suffix(".lp").write_text(write_facts(item.level, len(item.plan)))
-        written += [stem.with_suffix(".sok"), stem.with_suffix(".lp")]
+        sok, facts = folder / f"{item.level.title}.sok", folder / f"{item.level.title}.lp"
+        sok.write_text(f"; {item.level.title}\n{write_level(item.level)}")
+        facts.write_text(write_facts(item.level, len(item.plan)))
+        written += [sok, facts]
         rows.append({
             "file": f"{item.level_class.name}/{item.level.title}", "class": item.level_class.name,
             "structure": item.level_class.structure, "width": item.level.width, "height": item.level.height,

@@ -14,16 +14,18 @@ from __future__ import annotations
 import hashlib
 import itertools
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.session import check_clingo_args
 from sokoasp.asp.staged import can_stage, check_stage_strategies
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
-from sokoasp.board.loading import load_all
+from sokoasp.board.loading import load_all, read_text
 from sokoasp.config import PhaseRun, SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.phases import parse_phases
@@ -218,9 +220,7 @@ def load_instances(path: Path, instance_class: str | None = None, levels: str | 
 def read_spec(path: Path) -> GridSpec:
     source = str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("no such file", source) from None
+        data = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as error:
         raise InputError(f"not valid TOML: {error}", source) from None
     unknown = set(data) - KEYS
@@ -236,6 +236,7 @@ def read_spec(path: Path) -> GridSpec:
             raise InputError("an [[instances]] entry's path and record are file names (strings)", source)
         instances += load_instances(beside(path, entry["path"]), entry.get("class"), entry.get("levels"),
                                     beside(path, record) if record is not None else None)
+    check_types(data, source)
     return build_spec(
         instances,
         data.get("encodings", ["incremental"]),
@@ -251,6 +252,38 @@ def read_spec(path: Path) -> GridSpec:
         data.get("stage_encodings", [""]),
         data.get("end_game", [True]),
     )
+
+
+def is_number(value: object, low: float, high: float, whole: bool = False) -> bool:
+    """A TOML number (not a boolean) in ``low..high`` (finite), whole where asked."""
+    kinds = int if whole else (int, float)
+    return isinstance(value, kinds) and not isinstance(value, bool) and low <= value <= high
+
+
+def is_list_of(value: object, kind: type, nested: bool = False) -> bool:
+    """A non-empty TOML list of ``kind`` values (``nested``: of lists of them)."""
+    if not isinstance(value, list) or not value:
+        return False
+    items = [item for inner in value if isinstance(inner, list) for item in inner] if nested else value
+    return (not nested or all(isinstance(inner, list) for inner in value)) and all(isinstance(i, kind) for i in items)
+
+
+TYPES: dict[str, tuple[Callable[[object], bool], str]] = {  # key: its check, and what it must be
+    "time_limit": (lambda v: is_number(v, 0.01, 1e7), "seconds above 0 (a number, at most 10^7)"),
+    "memory_limit": (lambda v: is_number(v, 1, 10**7, whole=True), "MB, a whole number from 1"),
+    "max_horizon": (lambda v: is_number(v, 0, 100_000, whole=True), "a whole number from 0 to 100000"),
+    "encodings": (lambda v: is_list_of(v, str), 'a list of encoding names, e.g. ["push"]'),
+    "strategies": (lambda v: is_list_of(v, str, nested=True), 'a list of strategy sets, e.g. [[], ["dead"]]'),
+    "clingo_options": (lambda v: is_list_of(v, str, nested=True), 'a list of option lists, e.g. [[], ["--configuration=crafty"]]'),
+    "stage_encodings": (lambda v: is_list_of(v, str), 'a list of push families, e.g. ["push-macro"]'),
+}
+
+
+def check_types(data: dict[str, Any], source: str) -> None:
+    """Every key of a grid file holds what it must, before anything else is looked at."""
+    for key, (fits, what) in TYPES.items():
+        if key in data and not fits(data[key]):
+            raise InputError(f"{key} must be {what}, not {data[key]!r}", source)
 
 
 def phase_lists(value: object, source: str) -> list[tuple[PhaseRun, ...]]:
@@ -296,6 +329,11 @@ def build_spec(
                 raise InputError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})", source)
     if time_limit <= 0:
         raise InputError("time_limit must be > 0", source)
+    for options in clingo_options:
+        try:
+            check_clingo_args(options)
+        except InputError as error:
+            raise InputError(error.problem, source) from None
     factors = start_factors or [1]
     if not whole_numbers_from_one(factors):
         raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
