@@ -23,7 +23,13 @@ from sokoasp.errors import Interrupted, SokoaspError
 from sokoasp.pipeline import Progress, SolveConfig, check_config, solve, validate
 from sokoasp.result import PhaseReport, Result, Status
 
-GRACE_SECONDS = 2.0  # a worker gets this long past its time limit to answer (grounding cannot be interrupted)
+GRACE_SECONDS = 2.0  # a worker gets at most this long past its time limit to answer (grounding cannot be interrupted)
+GRACE_SHARE = 0.25  # ... and at most this share of a short limit
+
+
+def grace(time_limit: float) -> float:
+    """How long past ``time_limit`` a worker may take to answer before it is killed."""
+    return min(GRACE_SECONDS, GRACE_SHARE * time_limit)
 OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 LIVE: set[Worker] = set()  # the workers started and not yet stopped, for stop_all
@@ -41,7 +47,7 @@ def bind_to_parent(parent: int, time_limit: float | None) -> None:
     if os.getppid() != parent:  # the parent died before the prctl
         os._exit(1)
     if time_limit is not None:  # CPU seconds of all its threads: every core for the whole time, and a little more
-        seconds = math.ceil((time_limit + GRACE_SECONDS) * (os.cpu_count() or 1)) + 1
+        seconds = math.ceil((time_limit + grace(time_limit)) * (os.cpu_count() or 1)) + 1
         resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
 
 
@@ -211,4 +217,4 @@ def arrivals(pending: dict[Connection, Worker], deadline: float | None) -> Itera
 
 def deadline_of(began: float, time_limit: float | None) -> float | None:
     """When a run that began at ``began`` (a perf_counter time) and has not answered is killed."""
-    return None if time_limit is None else began + time_limit + GRACE_SECONDS
+    return None if time_limit is None else began + time_limit + grace(time_limit)

@@ -106,3 +106,10 @@ def test_a_race_reports_its_own_time_whichever_member_it_reports(monkeypatch: py
     result = race(level_of(LEVEL), members, time_limit=1.5, cores=2)
     assert result.status is Status.NO_PLAN_UP_TO_HORIZON  # the quick member's outcome ...
     assert result.times["total"] >= 1.5  # ... in the time the race took
+
+
+def test_a_short_limit_gets_a_short_grace() -> None:
+    """--time-limit 2 answers within 2.5 s of a run that outlives it, 60 within 62."""
+    from sokoasp.worker import grace
+
+    assert grace(2.0) == 0.5 and grace(60.0) == GRACE_SECONDS == 2.0

@@ -175,8 +175,8 @@ def build(
 def write_facts(level: Level, horizon: int | None = None) -> str:
     """The fact format of a level; rectangular runs of fields are written as pools."""
     lines = []
-    if level.title:
-        lines.append(f"% {level.title}")
+    if level.title:  # a line comment that cannot open a block comment or end early
+        lines.append("% " + " ".join(level.title.replace("%*", "% *").replace("*%", "* %").split()))
     if horizon is not None:
         lines.append(f"#const horizon = {horizon}.")
     lines += [f"#const dimX = {level.width}.", f"#const dimY = {level.height}."]

@@ -38,8 +38,8 @@ def level_argument(command: Callable[..., Any]) -> Callable[..., Any]:
 def limits(command: Callable[..., Any]) -> Callable[..., Any]:
     command = click.option("--memory-limit", type=click.IntRange(1, 10**7), metavar="MB",
                            help="Address space of the solver process.")(command)
-    return click.option("--time-limit", type=SECONDS, help="Seconds for the whole run, grounding too; "
-                        "then it is a timeout.")(command)
+    return click.option("--time-limit", type=SECONDS, help="Seconds for the whole run, grounding too "
+                        "(which gets a quarter of the limit more, 2 s at most, to stop); then it is a timeout.")(command)
 
 
 def output(command: Callable[..., Any]) -> Callable[..., Any]:

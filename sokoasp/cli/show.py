@@ -7,12 +7,14 @@ from pathlib import Path
 import click
 
 from sokoasp.board.loading import load_level
+from sokoasp.cli.options import SECONDS
+from sokoasp.config import SolveConfig
 from sokoasp.errors import InputError
-from sokoasp.pipeline import SolveConfig, solve
 from sokoasp.tools.records import recorded_plan
 from sokoasp.tools.show.frames import play
 from sokoasp.tools.show.html import html_page
 from sokoasp.tools.show.text import ascii_playback
+from sokoasp.worker import solve_isolated
 
 SUFFIXES = {".png", ".svg", ".gif", ".mp4", ".html"}
 
@@ -22,6 +24,7 @@ SUFFIXES = {".png", ".svg", ".gif", ".mp4", ".html"}
 @click.option("--level", "-l", "which", help="Which level of a collection (number or title).")
 @click.option("--plan", help="A LURD plan to play (l/u/r/d walk, L/U/R/D push).")
 @click.option("--solve", "solve_with", metavar="ENCODING", help="Solve first with this encoding (e.g. push) and show its plan.")
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="With --solve: seconds for the solver.")
 @click.option("--record", type=click.Path(path_type=Path),
               help="Play the level's plan from a plan record (see `sokoasp plans`), e.g. instances/plans/xsokoban_90.csv.")
 @click.option("--out", "-o", "outputs", multiple=True, type=click.Path(path_type=Path),
@@ -30,7 +33,7 @@ SUFFIXES = {".png", ".svg", ".gif", ".mp4", ".html"}
               help="Animation frames: one per move or one per push.")
 @click.option("--dead", is_flag=True, help="Shade dead squares (a box there can never reach a goal).")
 @click.option("--ascii", "as_ascii", is_flag=True, help="Print every frame as text (default: first and last).")
-def show(level_file: Path, which: str | None, plan: str | None, solve_with: str | None, record: Path | None,
+def show(level_file: Path, which: str | None, plan: str | None, solve_with: str | None, time_limit: float, record: Path | None,
          outputs: tuple[Path, ...], every: str, dead: bool, as_ascii: bool) -> None:
     """Show a level and a plan: text in the terminal, pictures, animations, an HTML player.
 
@@ -48,7 +51,7 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
     if record:
         plan = recorded_plan(level_file, loaded.level, record)
     if solve_with:
-        result = solve(loaded.level, SolveConfig(encoding=solve_with, strategies=("dead",)))
+        result = solve_isolated(loaded.level, SolveConfig(encoding=solve_with, strategies=("dead",)), time_limit)
         if result.plan is None:
             raise InputError(f"no plan to show: {result.status.value} {result.message}", loaded.source)
         plan = result.plan

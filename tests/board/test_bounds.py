@@ -82,3 +82,12 @@ def test_any_text_is_a_level_or_an_input_error(text: str) -> None:
             read(text, "fuzz")
         except InputError as error:
             assert str(error).startswith("fuzz")
+
+
+@pytest.mark.parametrize("title", ["a %* b", "x *% y %", "two\nlines"])
+def test_a_title_of_any_text_writes_facts_that_read_back(title: str) -> None:
+    from sokoasp.board.facts import write_facts
+
+    level = read_levels(BOX_LEVEL, "t")[0].with_title(title)
+    again = read_facts(write_facts(level), "again").level
+    assert (again.floor, again.boxes, again.goals, again.player) == (level.floor, level.boxes, level.goals, level.player)
