@@ -12,8 +12,9 @@ import multiprocessing as mp
 import os
 import resource
 import signal
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from typing import Any, cast
@@ -35,15 +36,25 @@ PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 LIVE: set[Worker] = set()  # the workers started and not yet stopped, for stop_all
 
 
+def find_prctl() -> Callable[..., int] | None:
+    """prctl(2), looked up once in the parent: a child forked from a threaded parent must not load
+    libraries (the loader's lock may be held by another thread at the fork)."""
+    try:
+        return cast(Callable[..., int], ctypes.CDLL(None, use_errno=True).prctl)
+    except (OSError, AttributeError):
+        return None
+
+
+PRCTL = find_prctl() if sys.platform.startswith("linux") else None
+
+
 def bind_to_parent(parent: int, time_limit: float | None) -> None:
     """Make this (child) process die with its parent and within its limits: SIGKILL when the
     parent dies (Linux), a CPU-time limit just past the time limit, and Ctrl-C left to the parent,
     which stops its workers itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # not Linux: the parent's own stop_all is the safeguard
-        pass
+    if PRCTL is not None:  # elsewhere than Linux the parent's own stop_all is the safeguard
+        PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the prctl
         os._exit(1)
     if time_limit is not None:  # CPU seconds of all its threads: every core for the whole time, and a little more

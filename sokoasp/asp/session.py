@@ -5,6 +5,7 @@ encoding, strategy files and a level's facts, asked for plans horizon by horizon
 from __future__ import annotations
 
 import time
+from functools import cache
 
 import clingo
 
@@ -32,10 +33,19 @@ def check_clingo_args(args: tuple[str, ...]) -> None:
                              f"not a file or {value[:40]!r}")
         if name in ("--config", "--pre", "--text", "-o", "--outf") or arg.startswith("@"):
             raise InputError(f"the clingo option {name!r} is not for sokoasp's runs")
+    if args and not clingo_takes(args):
+        raise InputError(f"clingo does not take the option(s) {' '.join(args)[:80]!r} (see clingo --help)")
+
+
+@cache
+def clingo_takes(args: tuple[str, ...]) -> bool:
+    """Whether clingo accepts ``args``, asked once per set: a parent that forks solver workers
+    from several threads must not be inside clingo while another thread forks."""
     try:
         clingo.Control(list(args), logger=lambda code, msg: None)
     except RuntimeError:
-        raise InputError(f"clingo does not take the option(s) {' '.join(args)[:80]!r} (see clingo --help)") from None
+        return False
+    return True
 
 
 class Session:

@@ -95,6 +95,11 @@ def run(command: click.Command, args: list[str] | None = None, prog_name: str | 
     except SokoaspError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(error.exit_code)
+    except OSError as error:  # a path the user named: a folder for a file, a folder that is not there, no rights
+        if error.filename is None:
+            internal_error(error)
+        click.echo(f"error: {error.filename}: {error.strerror}", err=True)
+        sys.exit(ExitCode.INPUT_ERROR)
     except KeyboardInterrupt:
         interrupted()
     except Stopped as stop:
@@ -102,7 +107,12 @@ def run(command: click.Command, args: list[str] | None = None, prog_name: str | 
         click.echo(f"{stop}: the solvers are stopped; finished results are kept", err=True)
         sys.exit(128 + stop.signum)
     except Exception as error:  # a bug: say so briefly; SOKOASP_DEBUG=1 shows the traceback
-        if os.environ.get("SOKOASP_DEBUG"):
-            raise
-        click.echo(f"internal error: {type(error).__name__}: {error} (rerun with SOKOASP_DEBUG=1 for details)", err=True)
-        sys.exit(ExitCode.ERROR)
+        internal_error(error)
+
+
+def internal_error(error: Exception) -> None:
+    """A bug: say so in a line and exit 1; SOKOASP_DEBUG=1 shows the traceback instead."""
+    if os.environ.get("SOKOASP_DEBUG"):
+        raise error
+    click.echo(f"internal error: {type(error).__name__}: {error} (rerun with SOKOASP_DEBUG=1 for details)", err=True)
+    sys.exit(ExitCode.ERROR)

@@ -115,3 +115,11 @@ def test_the_cli_starts_without_matplotlib() -> None:
     probe = "import sys, sokoasp.cli; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("target", ["folder", "missing/level.sok"])
+def test_an_output_path_that_cannot_be_written_is_an_input_error(target: str, tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    code, out = run("convert", str(ROOT / "instances" / "thesis_example.lp"), str(tmp_path / target))
+    assert code == ExitCode.INPUT_ERROR and str(tmp_path / target) in out
+    assert "internal error" not in out and "Traceback" not in out

@@ -1,0 +1,54 @@
+"""Whatever a grid file, a recipe or a plan record holds, reading it ends in a value or in the
+project's InputError naming the file: never another exception, never a long wait."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sokoasp.board.xsb import read_levels
+from sokoasp.errors import InputError
+from sokoasp.tools.generate.recipe import read_recipe
+from sokoasp.tools.grid.spec import read_spec
+from sokoasp.tools.records import read_record
+
+TOML_PIECES = ["time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "phases",
+               "start_factors", "interleave", "end_game", "stage_encodings", "seed", "pulls", "levels_per_class",
+               "[[classes]]", "[[instances]]", "name", "structure", "size", "boxes", "zones", "blocks", "count", "path",
+               ' = ', '"', "[", "]", ",", "\n", "1", "0", "-1", "1e308", "nan", "inf", "true", "false", '"push"',
+               '"staged=5"', '"dead"', '"6x5"', '"rectangular"', '"--x"', '"lots"', "3.5", "[[]]", '"x"']
+CSV_PIECES = ["level,title,pushes,moves,proven,lower_bound,configuration,seconds,plan\n", "1", "2", ",", "\n", "R",
+              "push-optimal", "nan", "-5", "push", "\ufeff", '"', "999999999999", "r"]
+LEVEL = "#####\n#@$.#\n#####\n"
+FUZZ = settings(max_examples=150, deadline=3000, suppress_health_check=[HealthCheck.too_slow,
+                                                                        HealthCheck.function_scoped_fixture])
+
+
+def only_input_errors(read, path: Path) -> None:
+    try:
+        read(path)
+    except InputError as error:
+        assert str(error).startswith(str(path))
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(TOML_PIECES), max_size=80).map("".join))
+def test_any_grid_file_or_recipe_is_read_or_refused(tmp_path_factory, text: str) -> None:
+    folder = tmp_path_factory.mktemp("fuzz")
+    path = folder / "g.toml"
+    path.write_text(text + f'\n[[instances]]\npath = "{folder / "l.sok"}"\n')
+    (folder / "l.sok").write_text(LEVEL)
+    only_input_errors(read_spec, path)
+    path.write_text(text)
+    only_input_errors(read_recipe, path)
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(CSV_PIECES), max_size=60).map("".join))
+def test_any_plan_record_is_read_or_refused(tmp_path_factory, text: str) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "record.csv"
+    path.write_text(text)
+    levels = read_levels(LEVEL, "l")
+    only_input_errors(lambda p: read_record(p, levels), path)
