@@ -27,13 +27,14 @@ from sokoasp.result import PhaseReport, Result, Status
 GRACE_SECONDS = 2.0  # a worker gets at most this long past its time limit to answer (grounding cannot be interrupted)
 GRACE_SHARE = 0.25  # ... and at most this share of a short limit
 
+OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+LIVE: set[Worker] = set()  # the workers started and not yet stopped, for stop_all
+
 
 def grace(time_limit: float) -> float:
     """How long past ``time_limit`` a worker may take to answer before it is killed."""
     return min(GRACE_SECONDS, GRACE_SHARE * time_limit)
-OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
-PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
-LIVE: set[Worker] = set()  # the workers started and not yet stopped, for stop_all
 
 
 def find_prctl() -> Callable[..., int] | None:
@@ -50,8 +51,9 @@ PRCTL = find_prctl() if sys.platform.startswith("linux") else None
 
 def bind_to_parent(parent: int, time_limit: float | None) -> None:
     """Make this (child) process die with its parent and within its limits: SIGKILL when the
-    parent dies (Linux), a CPU-time limit just past the time limit, and Ctrl-C left to the parent,
-    which stops its workers itself."""
+    parent dies (Linux; strictly, when the thread that started it ends, which the grid's and the
+    race's threads do only after their workers), a CPU-time limit just past the time limit, and
+    Ctrl-C left to the parent, which stops its workers itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if PRCTL is not None:  # elsewhere than Linux the parent's own stop_all is the safeguard
         PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
