@@ -18,7 +18,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from sokoasp.board.level import MAX_SIDE, Cell, Level
+from sokoasp.board.level import DIRECTIONS, MAX_SIDE, Cell, Level, add
 from sokoasp.errors import InputError
 
 CONSTANTS = ("dimX", "dimY", "horizon")
@@ -162,14 +162,29 @@ def build(
     if len(set(cells)) != len(cells):
         raise InputError("two objects share one cell", source)
     boxes = frozenset(cell for ident, (cell, _) in objects.items() if ident > 0)
+    floor = connected(frozenset(fields), [objects[0][0], *sorted(boxes), *sorted(targets)])
     try:
-        level = Level(frozenset(fields), boxes, frozenset(targets), objects[0][0])
+        level = Level(floor, boxes, frozenset(targets), objects[0][0])
     except InputError as error:
         raise error.at(source) from None
     horizon = constants.get("horizon")
     if horizon is not None and horizon < 0:
         raise InputError("#const horizon must be >= 0", source)
     return FactFile(level, horizon)
+
+
+def connected(fields: frozenset[Cell], starts: list[Cell]) -> frozenset[Cell]:
+    """The fields the player, a box or a goal can reach: floor no one can enter is no part of the
+    level (the XSB reader floods from the same squares, so both formats give the same level)."""
+    seen, todo = set(starts), list(starts)
+    while todo:
+        cell = todo.pop()
+        for delta in DIRECTIONS.values():
+            near = add(cell, delta)
+            if near in fields and near not in seen:
+                seen.add(near)
+                todo.append(near)
+    return frozenset(seen)
 
 
 def write_facts(level: Level, horizon: int | None = None) -> str:
