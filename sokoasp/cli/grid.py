@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.cli.options import SECONDS
 from sokoasp.errors import InputError, SokoaspError
 from sokoasp.portfolio.race import choose_members
 from sokoasp.tools.grid.report import csv_table, markdown_table, ratio_table
@@ -57,8 +58,8 @@ def grid() -> None:
                    "'portfolio-prove' runs `solve --portfolio --prove` (use --workers 1 for both).")
 @click.option("--strategies", "-s", "strategy_sets", multiple=True,
               help="Without GRID_FILE: a strategy set, comma-separated, 'none' for none (repeatable).")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True)
-@click.option("--memory-limit", type=click.IntRange(1), help="MB per run.")
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per run.")
+@click.option("--memory-limit", type=click.IntRange(1, 10**7), help="MB per run.")
 @click.option("--max-horizon", type=click.IntRange(0), default=300, show_default=True)
 @click.option("--start-factor", "start_factors", multiple=True, type=click.IntRange(1),
               help="Without GRID_FILE: first horizon = N x the proven lower bound (repeatable; default 1).")
@@ -134,8 +135,8 @@ def ratios(rows: list[dict], baseline: str) -> str:
 @click.option("--config", "-c", "configurations", multiple=True, default=["push+dead+freeze+bound"],
               show_default=True, help="A configuration to measure (repeatable), as ENCODING+STRATEGY+...")
 @click.option("--levels", "selection", help="Which levels of a collection, e.g. 1-20,31.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True)
-@click.option("--memory-limit", type=click.IntRange(1), default=8000, show_default=True, help="MB per run.")
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per run.")
+@click.option("--memory-limit", type=click.IntRange(1, 10**7), default=8000, show_default=True, help="MB per run.")
 @click.option("--max-horizon", type=click.IntRange(0), default=400, show_default=True)
 @click.option("--db", "database", type=click.Path(path_type=Path), default=Path("bench.sqlite"), show_default=True,
               help="Results database; rerunning resumes.")
