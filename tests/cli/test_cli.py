@@ -131,5 +131,5 @@ def test_an_output_path_that_cannot_be_written_is_an_input_error(target: str, tm
 def test_limits_that_are_no_limits_are_refused_before_any_work(command: list[str], limit: list[str]) -> None:
     if command[0] == "show" and limit[0] == "--memory-limit":
         pytest.skip("show has no memory limit")
-    code, out = run(*command, *limit, str(ROOT / "instances" / "thesis_example.lp"))
+    code, out = run(*command, str(ROOT / "instances" / "thesis_example.lp"), *limit)
     assert code == ExitCode.USAGE and limit[0] in out and "Traceback" not in out
