@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import click
@@ -11,7 +10,7 @@ from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.cli.options import SECONDS
 from sokoasp.errors import InputError, SokoaspError
 from sokoasp.portfolio.race import choose_members
-from sokoasp.tools.grid.report import csv_table, markdown_table, ratio_table
+from sokoasp.tools.grid.report import csv_table, markdown_table, ratio_table, runs_csv
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import PORTFOLIOS, GridSpec, build_spec, load_instances, read_spec
 from sokoasp.tools.grid.store import read_rows
@@ -95,13 +94,15 @@ def grid_run(grid_file: Path | None, database: Path, instances: tuple[Path, ...]
               help="Choose K configurations for a portfolio from these runs (greedy set cover).")
 @click.option("--examples", type=click.IntRange(0), default=3, show_default=True,
               help="With --out: pictures and GIFs of this many solved plans (the longest).")
+@click.option("--thesis", is_flag=True, help="Columns in the thesis's layout (structure x size x boxes) for a grid "
+              "over a generated portfolio (generators/thesis.toml).")
 def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple[str, str] | None,
-                baseline: str | None, portfolio_size: int | None, examples: int) -> None:
+                baseline: str | None, portfolio_size: int | None, examples: int, thesis: bool) -> None:
     """The thesis-style table (rows: configurations, columns: instance classes) and plots."""
     rows = read_rows(database)
     if not rows:
         raise InputError("the database holds no finished runs", str(database))
-    click.echo(markdown_table(rows, statistic))
+    click.echo(markdown_table(rows, statistic, thesis))
     if baseline:
         click.echo("\n" + ratios(rows, baseline))
     if portfolio_size:
@@ -111,7 +112,7 @@ def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple
         from sokoasp.tools.grid.plots import cactus, heatmap, scatter
 
         out.mkdir(parents=True, exist_ok=True)
-        (out / "table.md").write_text(markdown_table(rows, statistic) + "\n")
+        (out / "table.md").write_text(markdown_table(rows, statistic, thesis) + "\n")
         (out / "table.csv").write_text(csv_table(rows, statistic))
         written = cactus(rows, out / "cactus") + heatmap(rows, out / "heatmap", statistic)
         if compare:
@@ -159,7 +160,7 @@ def bench(levels: tuple[Path, ...], baseline: str, configurations: tuple[str, ..
     digests = {i.digest for i in instances}
     rows = [r for r in read_rows(database) if r["configuration"] in wanted and r["instance_hash"] in digests
             and r["time_limit"] == time_limit]
-    write_csv(rows, csv_path)
+    csv_path.write_text(runs_csv(rows), encoding="utf-8")
     click.echo(ratios(rows, parse_label(baseline)))
     click.echo(f"\n{len(rows)} runs; every run in {csv_path}")
 
@@ -169,10 +170,18 @@ def parse_label(text: str) -> str:
     return "+".join((encoding, *strategies))
 
 
-def write_csv(rows: list[dict], path: Path) -> None:
-    columns = ["instance", "instance_class", "boxes", "configuration", "status", "optimal_for", "moves", "pushes",
-               "horizon", "ground_time", "solve_time", "total_time", "peak_memory_mb", "time_limit"]
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, columns, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
+@grid.command(name="export")
+@click.option("--db", "database", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              default=Path("results.sqlite"), show_default=True)
+@click.option("--csv", "csv_path", type=click.Path(path_type=Path), required=True, help="The CSV file to write.")
+def grid_export(database: Path, csv_path: Path) -> None:
+    """Write every run of a results database as one CSV row: level, class, configuration,
+    status, times, moves, pushes, horizon, limits and versions.
+
+    \b
+    Example:
+      sokoasp grid export --db results.sqlite --csv runs.csv
+    """
+    rows = read_rows(database)
+    csv_path.write_text(runs_csv(rows), encoding="utf-8")
+    click.echo(f"wrote {len(rows)} runs to {csv_path}")

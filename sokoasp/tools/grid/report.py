@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import re
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
@@ -45,9 +47,36 @@ def summarise(rows: list[Row], statistic: str = "median") -> tuple[list[str], li
     return configurations, classes, cells
 
 
-def markdown_table(rows: list[Row], statistic: str = "median") -> str:
+THESIS_CLASS = re.compile(r"(?:(zone)-)?(rect|nonrect)-(small|large)-(\d+)")  # the generated portfolio's class names
+
+
+def thesis_order(name: str) -> tuple[int, int, int, int, str]:
+    """The thesis's column order: plain before zone-separated, rectangular before
+    non-rectangular, small before large, then by boxes; other classes after, by name."""
+    match = THESIS_CLASS.fullmatch(name)
+    if match is None:
+        return (2, 0, 0, 0, name)
+    zone, structure, size, boxes = match.groups()
+    return (int(zone is not None), int(structure == "nonrect"), int(size == "large"), int(boxes), "")
+
+
+def thesis_header(name: str) -> str:
+    match = THESIS_CLASS.fullmatch(name)
+    if match is None:
+        return name
+    zone, structure, size, boxes = match.groups()
+    words = {"rect": "rectangular", "nonrect": "non-rectangular"}
+    return f"{'zones, ' if zone else ''}{words[structure]} {size} {boxes}"
+
+
+def markdown_table(rows: list[Row], statistic: str = "median", thesis: bool = False) -> str:
+    """The table: one row per configuration, one column per class (``thesis``: in the thesis's
+    layout, structure x size x boxes, with plain headers)."""
     configurations, classes, cells = summarise(rows, statistic)
-    out = [f"| configuration | {' | '.join(classes)} |", "|---" * (len(classes) + 1) + "|"]
+    if thesis:
+        classes = [*sorted(classes[:-1], key=thesis_order), "all"]
+    headers = [thesis_header(c) for c in classes] if thesis else classes
+    out = [f"| configuration | {' | '.join(headers)} |", "|---" * (len(classes) + 1) + "|"]
     for configuration in configurations:
         texts = [cells[(configuration, c)].text() if (configuration, c) in cells else "-" for c in classes]
         out.append(f"| {configuration} | {' | '.join(texts)} |")
@@ -94,3 +123,21 @@ def ratio_table(rows: list[Row], baseline: str) -> str:
     lines.append("")
     lines.append("Unsolved runs count as the time limit, so a speed-up against an unsolved baseline run is a lower bound.")
     return "\n".join(lines)
+
+
+RUN_COLUMNS = ["instance", "instance_class", "boxes", "configuration", "encoding", "strategies", "clingo_options",
+               "status", "solved", "optimal_for", "moves", "pushes", "horizon", "ground_time", "solve_time",
+               "total_time", "peak_memory_mb", "time_limit", "memory_limit", "phases", "clingo", "sokoasp", "message"]
+
+
+def runs_csv(rows: list[Row]) -> str:
+    """One CSV row per run: the level, its class, the configuration, the outcome, the limits and
+    the versions that ran it."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, RUN_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    for row in rows:
+        config = json.loads(row.get("config") or "{}")
+        writer.writerow({**row, "phases": " ".join(config.get("phases", [])), "clingo": config.get("clingo", ""),
+                         "sokoasp": config.get("sokoasp", "")})
+    return buffer.getvalue()
