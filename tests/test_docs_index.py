@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-INDEXED = {"generators": ("*.toml", "*.py"), "benchmarks": ("grids/*.toml", "studies/*.toml", "scripts/*.py")}
+INDEXED = {"generators": ("*.toml", "*.py"),
+           "benchmarks": ("grids/*.toml", "studies/*.toml", "scripts/*.py", "thesis/*.toml")}
 
 
 def first_column(text: str) -> list[str]:

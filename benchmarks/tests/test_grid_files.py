@@ -16,7 +16,7 @@ from sokoasp.tools.grid.spec import read_spec
 BENCHMARKS = Path(__file__).resolve().parent.parent
 ROOT = BENCHMARKS.parent
 SHARED = ROOT.parent / "shared" / "levels"
-GRIDS = sorted(str(p.relative_to(BENCHMARKS)) for folder in ("grids", "studies") for p in (BENCHMARKS / folder).glob("*.toml"))
+GRIDS = sorted(str(p.relative_to(BENCHMARKS)) for folder in ("grids", "studies", "thesis") for p in (BENCHMARKS / folder).glob("*.toml"))
 DOWNLOADED = [name for name in GRIDS if "/downloads/levels/" in (BENCHMARKS / name).read_text()]
 
 
