@@ -38,8 +38,8 @@ def phase_runs(context: click.Context, parameter: click.Parameter, texts: tuple[
               metavar="NAME", help="Strategy module; repeat to combine (`sokoasp strategies`).")
 @click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=SECONDS]", callback=phase_runs,
               help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}; `sokoasp phases`).")
-@click.option("--horizon", type=click.IntRange(0), help="Fixed-horizon encodings: the plan length (default: the file's).")
-@click.option("--min-horizon", type=click.IntRange(0), default=0, help="First horizon asked (above the bound: not optimal).")
+@click.option("--horizon", type=click.IntRange(0, 100_000), help="Fixed-horizon encodings: the plan length (default: the file's).")
+@click.option("--min-horizon", type=click.IntRange(0, 100_000), default=0, help="First horizon asked (above the bound: not optimal).")
 @click.option("--start-factor", type=click.IntRange(1, 1000), default=1,
               help="First horizon = N x the proven lower bound (above 1: not optimal).")
 @click.option("--max-horizon", type=click.IntRange(0, 100_000), default=DEFAULT_MAX_HORIZON, show_default=True,
