@@ -269,8 +269,7 @@ class RoomStages:
                     return push_sequence(ends.symbols)
             return None
         finally:
-            self.clock.ground += clock.ground
-            self.clock.solve += clock.solve
+            self.clock.add(clock)
 
     def clock_left(self) -> float:
         remaining = self.clock.remaining()

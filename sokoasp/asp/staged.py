@@ -310,8 +310,7 @@ class StagedSearch:
         clock = Clock(limit=min(seconds, self.pass_left()))
         assert self.session is not None  # run() made it
         found = self.session.plan(state, goal, clock, start)
-        self.clock.ground += clock.ground
-        self.clock.solve += clock.solve
+        self.clock.add(clock)
         self.cut_short |= self.session.ran_out
         return found
 
