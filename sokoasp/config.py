@@ -25,6 +25,11 @@ class PhaseRun:
         return f"{self.name}={self.seconds:g}"
 
 
+def has_stages(phases: tuple[PhaseRun, ...]) -> bool:
+    """Whether ``phases`` plan in stages (the staged phase is among them)."""
+    return any(run.name == "staged" for run in phases)
+
+
 @dataclass(frozen=True)
 class SolveConfig:
     encoding: str = "incremental"
@@ -53,7 +58,7 @@ class SolveConfig:
 
     def has_stages(self) -> bool:
         """Whether a phase of this run plans in stages (staged solving)."""
-        return self.seconds("staged") is not None
+        return has_stages(self.phases)
 
     def describe(self) -> dict[str, object]:
         return {

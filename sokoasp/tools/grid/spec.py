@@ -26,7 +26,7 @@ from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
 from sokoasp.board.loading import load_all, read_text
-from sokoasp.config import PhaseRun, SolveConfig
+from sokoasp.config import PhaseRun, SolveConfig, has_stages
 from sokoasp.errors import InputError
 from sokoasp.phases import parse_phases
 from sokoasp.portfolio import prove
@@ -126,7 +126,7 @@ class GridSpec:
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
                                    self.phases, self.interleave, self.stage_encodings, self.end_game)
         for encoding, strategies, options, factor, phases, interleave, stages, end_game in matrix:
-            staged = any(run.name == "staged" for run in phases)
+            staged = has_stages(phases)
             stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
             if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or phases or interleave != 1
                                                    or not end_game):
@@ -165,7 +165,7 @@ class GridSpec:
 def unsupported(encoding: str, strategies: tuple[str, ...], phases: tuple[PhaseRun, ...], stages: str) -> str:
     """Why a strategy set does not fit a configuration ("" if it does). With staged solving a
     strategy may serve the stages or the horizon loop (``staged.check_stage_strategies``)."""
-    if any(run.name == "staged" for run in phases):
+    if has_stages(phases):
         try:
             check_stage_strategies(SolveConfig(encoding=encoding, strategies=strategies, phases=phases,
                                                stage_encoding=stages or None))
