@@ -10,7 +10,7 @@ from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.cli.options import SECONDS
 from sokoasp.errors import InputError, SokoaspError
 from sokoasp.portfolio.race import choose_members
-from sokoasp.tools.grid.report import csv_table, markdown_table, ratio_table, runs_csv
+from sokoasp.tools.grid.report import csv_table, markdown_table, ratio_table, read_runs_csv, runs_csv, thesis_tables
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import PORTFOLIOS, GridSpec, build_spec, load_instances, read_spec
 from sokoasp.tools.grid.store import read_rows
@@ -84,41 +84,57 @@ def grid_run(grid_file: Path | None, database: Path, instances: tuple[Path, ...]
 
 
 @grid.command(name="report")
-@click.option("--db", "database", type=click.Path(path_type=Path, exists=True), default=Path("results.sqlite"),
-              show_default=True)
+@click.option("--db", "database", type=click.Path(path_type=Path), default=Path("results.sqlite"), show_default=True)
+@click.option("--runs", "runs_path", type=click.Path(path_type=Path),
+              help="Read the runs from a CSV of `grid export` instead of a database.")
 @click.option("--out", type=click.Path(path_type=Path), help="Folder for table.md, table.csv and plots.")
 @click.option("--statistic", type=click.Choice(["median", "mean"]), default="median", show_default=True)
 @click.option("--compare", nargs=2, help="Two configurations for a per-instance scatter plot.")
-@click.option("--baseline", help="A configuration to report speed-ups against.")
+@click.option("--baseline", help="A configuration to report speed-ups against (with --out: a speed-up heatmap).")
 @click.option("--suggest-portfolio", "portfolio_size", type=click.IntRange(1),
               help="Choose K configurations for a portfolio from these runs (greedy set cover).")
 @click.option("--examples", type=click.IntRange(0), default=3, show_default=True,
               help="With --out: pictures and GIFs of this many solved plans (the longest).")
-@click.option("--thesis", is_flag=True, help="Columns in the thesis's layout (structure x size x boxes) for a grid "
-              "over a generated portfolio (generators/thesis.toml).")
-def grid_report(database: Path, out: Path | None, statistic: str, compare: tuple[str, str] | None,
-                baseline: str | None, portfolio_size: int | None, examples: int, thesis: bool) -> None:
-    """The thesis-style table (rows: configurations, columns: instance classes) and plots."""
-    rows = read_rows(database)
+@click.option("--thesis", is_flag=True, help="The thesis's layout for a grid over a generated portfolio "
+              "(generators/thesis.toml): rectangular, non-rectangular and zone tables, columns by size and boxes.")
+def grid_report(database: Path, runs_path: Path | None, out: Path | None, statistic: str,
+                compare: tuple[str, str] | None, baseline: str | None, portfolio_size: int | None, examples: int,
+                thesis: bool) -> None:
+    """The thesis-style table (rows: configurations, columns: instance classes) and plots.
+
+    \b
+    Example (the thesis reproduction, from its committed CSV):
+      sokoasp grid report --runs benchmarks/thesis/runs.csv --thesis --statistic mean --baseline incremental
+    """
+    rows = read_runs_csv(runs_path) if runs_path is not None else stored_rows(database)
     if not rows:
-        raise InputError("the database holds no finished runs", str(database))
-    click.echo(markdown_table(rows, statistic, thesis))
+        raise InputError("no finished runs", str(runs_path or database))
+    table = thesis_tables(rows, statistic) if thesis else markdown_table(rows, statistic)
+    click.echo(table)
     if baseline:
         click.echo("\n" + ratios(rows, baseline))
     if portfolio_size:
         click.echo("\nportfolio (greedy set cover): " + " | ".join(choose_members(rows, portfolio_size)))
     if out is not None:
         from sokoasp.tools.grid.examples import example_images  # these import matplotlib (a third of a second): only when drawing
-        from sokoasp.tools.grid.plots import cactus, heatmap, scatter
+        from sokoasp.tools.grid.plots import cactus, heatmap, scatter, speedup
 
         out.mkdir(parents=True, exist_ok=True)
-        (out / "table.md").write_text(markdown_table(rows, statistic, thesis) + "\n")
+        (out / "table.md").write_text(table + "\n")
         (out / "table.csv").write_text(csv_table(rows, statistic))
-        written = cactus(rows, out / "cactus") + heatmap(rows, out / "heatmap", statistic)
+        written = cactus(rows, out / "cactus") + heatmap(rows, out / "heatmap", statistic, thesis)
+        if baseline:
+            written += speedup(rows, baseline, out / "speedup", statistic, thesis)
         if compare:
             written += scatter(rows, compare[0], compare[1], out / "scatter")
         written += example_images(rows, out, examples)
         click.echo(f"\nwrote {out / 'table.md'}, {out / 'table.csv'}, " + ", ".join(p.name for p in written))
+
+
+def stored_rows(database: Path) -> list[dict]:
+    if not database.is_file():
+        raise InputError("no such results database (give --db, or --runs with a CSV)", str(database))
+    return read_rows(database)
 
 
 def ratios(rows: list[dict], baseline: str) -> str:

@@ -1,5 +1,5 @@
-"""`sokoasp grid export` writes one CSV row per run; `grid report --thesis` orders the classes of a
-generated portfolio as the thesis's tables do (structure x size x boxes)."""
+"""`sokoasp grid export` writes one CSV row per run, which `grid report --runs` reads back;
+`grid report --thesis` lays a generated portfolio's classes out as the thesis's three tables do."""
 
 from __future__ import annotations
 
@@ -10,11 +10,15 @@ from pathlib import Path
 from test_cli import run
 from test_grid import rows_of, tiny_folder
 
-from sokoasp.tools.grid.report import markdown_table, thesis_order
+import pytest
+
+from sokoasp.errors import InputError
+from sokoasp.tools.grid.report import read_runs_csv, thesis_order, thesis_tables
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import build_spec, load_instances
 
 ROOT = Path(__file__).resolve().parents[2]
+HEADER = "instance,instance_class,configuration,status,solved,total_time,time_limit"
 
 
 def test_export_writes_one_row_per_run_with_outcome_limits_and_versions(tmp_path: Path) -> None:
@@ -48,8 +52,48 @@ def test_report_prints_the_thesis_layout_for_a_generated_portfolio(tmp_path: Pat
     database = tmp_path / "r.sqlite"
     spec = build_spec(load_instances(tmp_path / "thesis"), ["push"], [("dead",)], [()], 30, None, 100)
     run_grid(spec, database, show_progress=False, note=lambda _: None)
-    table = markdown_table(rows_of(database), "mean", thesis=True)
-    header = [cell.strip() for cell in table.splitlines()[0].strip("|").split("|")]
-    assert header == ["configuration", "rectangular small 4", "non-rectangular small 4", "all"]
+    lines = thesis_tables(rows_of(database), "mean").splitlines()
+    assert [line for line in lines if line.startswith("**")] == ["**Rectangular**", "**Non-rectangular**"]
+    assert lines.count("| configuration | small 4 |") == 2
     code, out = run("grid", "report", "--db", str(database), "--thesis", "--statistic", "mean")
-    assert code == 0 and "| configuration | rectangular small 4 | non-rectangular small 4 | all |" in out
+    assert code == 0 and "\n".join(lines) in out
+
+
+def test_report_reads_an_exported_csv_and_draws_the_speedup_heatmap(tmp_path: Path) -> None:
+    database = tmp_path / "r.sqlite"
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push", "incremental"], [()], [()], 30, None, 60)
+    run_grid(spec, database, show_progress=False, note=lambda _: None)
+    run("grid", "export", "--db", str(database), "--csv", str(tmp_path / "runs.csv"))
+    from_db = run("grid", "report", "--db", str(database), "--baseline", "incremental")
+    from_csv = run("grid", "report", "--runs", str(tmp_path / "runs.csv"), "--baseline", "incremental",
+                   "--out", str(tmp_path / "out"), "--examples", "0")
+    assert from_db[0] == from_csv[0] == 0
+    assert from_csv[1].startswith(from_db[1].strip())  # the same tables, then the files written
+    assert (tmp_path / "out" / "speedup.png").stat().st_size > 1000
+
+
+def test_exported_names_are_relative_to_the_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    database = tmp_path / "r.sqlite"
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60)
+    run_grid(spec, database, show_progress=False, note=lambda _: None)
+    run("grid", "export", "--db", str(database), "--csv", "runs.csv")
+    names = [row["instance"] for row in read_runs_csv(tmp_path / "runs.csv")]
+    assert len(names) == 4 and all(not Path(name).is_absolute() and (tmp_path / name).is_file() for name in names)
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("instance,status\nx,solved\n", "no column 'instance_class'"),
+    (f"{HEADER}\na,c,cfg,solved,1,fast,60\n", "column 'total_time' holds 'fast'"),
+    (f"{HEADER}\na,c,cfg,solved,2,1.0,60\n", "'solved' must be 0 or 1"),
+    (f"{HEADER}\na,c,cfg,solved,1,,60\n", "a solved run needs its 'total_time'"),
+    (f"{HEADER}\na,c,cfg,timeout,0,,nan\n", "'time_limit' a number"),
+])
+def test_a_bad_runs_csv_is_an_input_error_with_its_line(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "runs.csv"
+    path.write_text(text)
+    with pytest.raises(InputError, match=problem) as caught:
+        read_runs_csv(path)
+    assert caught.value.line == (1 if "no column" in problem else 2)
+    code, out = run("grid", "report", "--runs", str(path))
+    assert code == 7 and problem.split("'")[0] in out

@@ -24,7 +24,7 @@ def example_images(rows: list[dict[str, Any]], out: Path, count: int) -> list[Pa
     plan (GIF, one frame per push) of the configuration that solved them fastest."""
     best: dict[str, dict[str, Any]] = {}
     for row in rows:
-        if row["solved"] and row["plan"] is not None:
+        if row["solved"] and row.get("plan"):
             known = best.get(row["instance_hash"])
             if known is None or row["total_time"] < known["total_time"]:
                 best[row["instance_hash"]] = row

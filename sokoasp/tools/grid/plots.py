@@ -1,15 +1,18 @@
-"""Plots from the results database (matplotlib, no display needed): cactus, heatmap, scatter."""
+"""Plots from the results database (matplotlib, no display needed): cactus, heatmaps of share
+solved and of speed-up against a baseline, scatter."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.colors import LogNorm  # noqa: E402
 
-from sokoasp.tools.grid.report import Row, par_time, summarise  # noqa: E402
+from sokoasp.tools.grid.report import Row, par_time, summarise, thesis_header, thesis_order  # noqa: E402
 
 
 def save(figure: plt.Figure, stem: Path) -> list[Path]:
@@ -35,15 +38,15 @@ def cactus(rows: list[Row], stem: Path) -> list[Path]:
     return save(figure, stem)
 
 
-def heatmap(rows: list[Row], stem: Path, statistic: str = "median") -> list[Path]:
-    """Configuration x class: share of instances solved (colour) and PAR time (text)."""
+def heatmap(rows: list[Row], stem: Path, statistic: str = "median", thesis: bool = False) -> list[Path]:
+    """Configuration x class: share of instances solved (colour) and PAR time (text); ``thesis``:
+    classes in the thesis's order, named in words."""
     configurations, classes, cells = summarise(rows, statistic)
+    classes = class_order(classes, thesis)
     share = [[cells[(c, k)].solved / cells[(c, k)].runs if (c, k) in cells else float("nan") for k in classes]
              for c in configurations]
-    figure, axes = plt.subplots(figsize=(1.4 * len(classes) + 3, 0.5 * len(configurations) + 1.5))
+    figure, axes = grid_axes(configurations, classes, thesis)
     image = axes.imshow(share, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
-    axes.set_xticks(range(len(classes)), classes, rotation=30, ha="right")
-    axes.set_yticks(range(len(configurations)), configurations)
     for i, c in enumerate(configurations):
         for j, k in enumerate(classes):
             if (c, k) in cells:
@@ -51,6 +54,40 @@ def heatmap(rows: list[Row], stem: Path, statistic: str = "median") -> list[Path
     figure.colorbar(image, label="share solved")
     axes.set_title(f"{statistic} time (unsolved = limit) and share solved")
     return save(figure, stem)
+
+
+def speedup(rows: list[Row], baseline: str, stem: Path, statistic: str = "median", thesis: bool = False) -> list[Path]:
+    """Configuration x class: the baseline's PAR time over the configuration's (> 1: faster than
+    the baseline), on a log colour scale; a ratio against an unsolved baseline is a lower bound."""
+    configurations, classes, cells = summarise(rows, statistic)
+    classes = class_order(classes, thesis)
+    others = [c for c in configurations if c != baseline]
+    ratios = [[cells[(baseline, k)].value / max(cells[(c, k)].value, 1e-3)
+               if (c, k) in cells and (baseline, k) in cells else float("nan") for k in classes] for c in others]
+    figure, axes = grid_axes(others, classes, thesis)
+    finite = [abs(math.log10(r)) for line in ratios for r in line if r > 0 and math.isfinite(r)]
+    bound = 10 ** max(finite + [0.5])
+    image = axes.imshow(ratios, cmap="RdBu", norm=LogNorm(1 / bound, bound), aspect="auto")
+    for i, line in enumerate(ratios):
+        for j, ratio in enumerate(line):
+            if math.isfinite(ratio):
+                axes.text(j, i, f"{ratio:.2g}x", ha="center", va="center", fontsize=7)
+    figure.colorbar(image, label=f"speed-up against {baseline} (blue: faster)")
+    axes.set_title(f"Speed-up of the {statistic} time against {baseline} (unsolved = limit)")
+    return save(figure, stem)
+
+
+def class_order(classes: list[str], thesis: bool) -> list[str]:
+    return sorted(classes[:-1], key=thesis_order) + ["all"] if thesis else classes
+
+
+def grid_axes(configurations: list[str], classes: list[str], thesis: bool) -> tuple[plt.Figure, plt.Axes]:
+    """Axes for a configuration x class picture, labelled."""
+    figure, axes = plt.subplots(figsize=(0.9 * len(classes) + 4, 0.45 * len(configurations) + 2))
+    labels = [thesis_header(k) for k in classes] if thesis else classes
+    axes.set_xticks(range(len(classes)), labels, rotation=35, ha="right", fontsize=8)
+    axes.set_yticks(range(len(configurations)), configurations, fontsize=8)
+    return figure, axes
 
 
 def scatter(rows: list[Row], first: str, second: str, stem: Path) -> list[Path]:

@@ -7,11 +7,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from sokoasp.board.loading import read_text
+from sokoasp.errors import InputError
 
 Row = dict[str, Any]
 
@@ -48,6 +53,7 @@ def summarise(rows: list[Row], statistic: str = "median") -> tuple[list[str], li
 
 
 THESIS_CLASS = re.compile(r"(?:(zone)-)?(rect|nonrect)-(small|large)-(\d+)")  # the generated portfolio's class names
+THESIS_TABLES = ("Rectangular", "Non-rectangular", "Zone-separated", "Other classes")  # the thesis's three, then the rest
 
 
 def thesis_order(name: str) -> tuple[int, int, int, int, str]:
@@ -60,31 +66,56 @@ def thesis_order(name: str) -> tuple[int, int, int, int, str]:
     return (int(zone is not None), int(structure == "nonrect"), int(size == "large"), int(boxes), "")
 
 
-def thesis_header(name: str) -> str:
+def thesis_place(name: str) -> tuple[str, str]:
+    """The class's table in the thesis's layout and its column header there."""
     match = THESIS_CLASS.fullmatch(name)
     if match is None:
-        return name
+        return THESIS_TABLES[3], name
     zone, structure, size, boxes = match.groups()
-    words = {"rect": "rectangular", "nonrect": "non-rectangular"}
-    return f"{'zones, ' if zone else ''}{words[structure]} {size} {boxes}"
+    if zone:
+        return THESIS_TABLES[2], f"{'rect.' if structure == 'rect' else 'non-rect.'} {size} {boxes}"
+    return THESIS_TABLES[structure == "nonrect"], f"{size} {boxes}"
 
 
-def markdown_table(rows: list[Row], statistic: str = "median", thesis: bool = False) -> str:
-    """The table: one row per configuration, one column per class (``thesis``: in the thesis's
-    layout, structure x size x boxes, with plain headers)."""
-    configurations, classes, cells = summarise(rows, statistic)
-    if thesis:
-        classes = [*sorted(classes[:-1], key=thesis_order), "all"]
-    headers = [thesis_header(c) for c in classes] if thesis else classes
-    out = [f"| configuration | {' | '.join(headers)} |", "|---" * (len(classes) + 1) + "|"]
+def thesis_header(name: str) -> str:
+    """A class's name in words: ``zone-rect-small-5`` -> "Zone-separated rect. small 5"."""
+    table, column = thesis_place(name)
+    return column if table == THESIS_TABLES[3] else f"{table} {column}"
+
+
+def table_lines(configurations: list[str], columns: list[tuple[str, str]],
+                cells: dict[tuple[str, str], Cell]) -> list[str]:
+    """A Markdown table: one row per configuration, one column per (header, class)."""
+    out = [f"| configuration | {' | '.join(header for header, _ in columns)} |", "|---" * (len(columns) + 1) + "|"]
     for configuration in configurations:
-        texts = [cells[(configuration, c)].text() if (configuration, c) in cells else "-" for c in classes]
+        texts = [cells[(configuration, c)].text() if (configuration, c) in cells else "-" for _, c in columns]
         out.append(f"| {configuration} | {' | '.join(texts)} |")
+    return out
+
+
+def cell_legend(rows: list[Row], statistic: str) -> str:
     limit = max((r["time_limit"] for r in rows), default=0)
-    out.append("")
-    out.append(f"Cells: {statistic} time in seconds, unsolved runs counted as the time limit ({limit:g} s); "
-               "(solved/runs).")
-    return "\n".join(out)
+    return f"Cells: {statistic} time in seconds, unsolved runs counted as the time limit ({limit:g} s); (solved/runs)."
+
+
+def markdown_table(rows: list[Row], statistic: str = "median") -> str:
+    """One table: one row per configuration, one column per class, and all classes together."""
+    configurations, classes, cells = summarise(rows, statistic)
+    return "\n".join([*table_lines(configurations, [(c, c) for c in classes], cells), "", cell_legend(rows, statistic)])
+
+
+def thesis_tables(rows: list[Row], statistic: str = "mean") -> str:
+    """The thesis's layout (chapter 5): a table for rectangular, one for non-rectangular and one
+    for zone-separated boards, columns by size then boxes; classes of other names in a fourth."""
+    configurations, classes, cells = summarise(rows, statistic)
+    tables: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for name in sorted(classes[:-1], key=thesis_order):
+        table, header = thesis_place(name)
+        tables[table].append((header, name))
+    out: list[str] = []
+    for title in (t for t in THESIS_TABLES if t in tables):
+        out += [f"**{title}**", "", *table_lines(configurations, tables[title], cells), ""]
+    return "\n".join([*out, cell_legend(rows, statistic)])
 
 
 def csv_table(rows: list[Row], statistic: str = "median") -> str:
@@ -125,19 +156,71 @@ def ratio_table(rows: list[Row], baseline: str) -> str:
     return "\n".join(lines)
 
 
-RUN_COLUMNS = ["instance", "instance_class", "boxes", "configuration", "encoding", "strategies", "clingo_options",
+RUN_COLUMNS = ["instance", "instance_hash", "instance_class", "boxes", "configuration", "encoding", "strategies", "clingo_options",
                "status", "solved", "optimal_for", "moves", "pushes", "horizon", "ground_time", "solve_time",
-               "total_time", "peak_memory_mb", "time_limit", "memory_limit", "phases", "clingo", "sokoasp", "message"]
+               "total_time", "peak_memory_mb", "time_limit", "memory_limit", "phases", "clingo", "sokoasp", "message", "plan"]
 
 
 def runs_csv(rows: list[Row]) -> str:
-    """One CSV row per run: the level, its class, the configuration, the outcome, the limits and
-    the versions that ran it."""
+    """One CSV row per run: the level, its class, the configuration, the outcome, the limits, the
+    versions that ran it and the plan (LURD), so a reader can replay it."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, RUN_COLUMNS, extrasaction="ignore")
     writer.writeheader()
     for row in rows:
         config = json.loads(row.get("config") or "{}")
-        writer.writerow({**row, "phases": " ".join(config.get("phases", [])), "clingo": config.get("clingo", ""),
+        writer.writerow({**row, "instance": portable(row["instance"]), "phases": " ".join(config.get("phases", [])),
+                         "clingo": config.get("clingo", ""),
                          "sokoasp": config.get("sokoasp", "")})
     return buffer.getvalue()
+
+
+def portable(name: str) -> str:
+    """An instance name (``file`` or ``file#number``) with the file relative to the working folder
+    when it lies inside it, so exported runs name no machine's folders."""
+    path, mark, number = name.rpartition("#") if "#" in name else (name, "", "")
+    try:
+        path = str(Path(path).relative_to(Path.cwd())) if Path(path).is_absolute() else path
+    except ValueError:
+        pass
+    return path + mark + number
+
+
+CSV_NUMBERS: dict[str, type] = {"boxes": int, "solved": int, "moves": int, "pushes": int, "horizon": int,
+                                "memory_limit": int, "ground_time": float, "solve_time": float, "total_time": float,
+                                "peak_memory_mb": float, "time_limit": float}
+CSV_NEEDED = ("instance", "instance_class", "configuration", "status", "solved", "total_time", "time_limit")
+
+
+def read_runs_csv(path: Path) -> list[Row]:
+    """The runs of a CSV written by ``sokoasp grid export``, typed as the database's rows (a
+    missing ``instance_hash`` is the instance's name)."""
+    source = str(path)
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    missing = [name for name in CSV_NEEDED if name not in (reader.fieldnames or [])]
+    if missing:
+        raise InputError(f"not a runs CSV of `sokoasp grid export`: no column {missing[0]!r}", source, 1)
+    rows: list[Row] = []
+    try:
+        for row in reader:
+            rows.append(typed(row, source, reader.line_num))
+    except csv.Error as error:
+        raise InputError(f"not valid CSV ({error})", source, reader.line_num) from None
+    return rows
+
+
+def typed(row: dict[str, str], source: str, line: int) -> Row:
+    out: Row = dict(row)
+    for name, kind in CSV_NUMBERS.items():
+        text = (row.get(name) or "").strip()
+        try:
+            out[name] = kind(text) if text else None
+        except ValueError:
+            raise InputError(f"column {name!r} holds {text[:20]!r}, not a number", source, line) from None
+    if out["solved"] not in (0, 1) or out["time_limit"] is None or not math.isfinite(out["time_limit"]):
+        raise InputError("'solved' must be 0 or 1 and 'time_limit' a number of seconds", source, line)
+    if out["solved"] and (out["total_time"] is None or not math.isfinite(out["total_time"])):
+        raise InputError("a solved run needs its 'total_time'", source, line)
+    out["instance_hash"] = row.get("instance_hash") or row["instance"]
+    out["plan"] = row.get("plan") or None
+    return out

@@ -31,6 +31,7 @@ from sokoasp.errors import InputError
 from sokoasp.phases import parse_phases
 from sokoasp.portfolio import prove
 from sokoasp.portfolio import race as portfolio
+from sokoasp.tools.grid.report import portable
 from sokoasp.tools.records import read_record
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
@@ -211,7 +212,7 @@ def load_instances(path: Path, instance_class: str | None = None, levels: str | 
     chosen = select(len(loaded), levels, str(path))
     recorded = read_record(record, [item.level for item in loaded]) if record is not None else {}
     return [
-        Instance(f"{path}#{n}" if len(loaded) > 1 else str(path), default_class, loaded[n - 1].level,
+        Instance(f"{portable(str(path))}#{n}" if len(loaded) > 1 else portable(str(path)), default_class, loaded[n - 1].level,
                  digest(loaded[n - 1].level), recorded[n].plan if n in recorded else "")
         for n in chosen
     ]
