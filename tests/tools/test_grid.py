@@ -310,12 +310,16 @@ def test_notebook_runs_on_a_tiny_grid(tmp_path: Path, monkeypatch: pytest.Monkey
     run_grid(spec, database, show_progress=False, note=lambda _: None)
     monkeypatch.setenv("SOKOASP_DB", str(database))
     monkeypatch.setenv("SOKOASP_OUT", str(tmp_path / "out"))
+    monkeypatch.setenv("SOKOASP_THESIS_RUNS", str(ROOT / "benchmarks" / "thesis" / "runs.csv"))
     notebook = nbformat.read(ROOT / "notebooks" / "strategy_grid.ipynb", as_version=4)
     nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert "8 runs" in "".join(o.get("text", "") for o in outputs)
     assert (tmp_path / "out" / "cactus.png").exists() and (tmp_path / "out" / "heatmap.svg").exists()
+    shown = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
+    assert "### Rectangular" in shown and "### Zone-separated" in shown  # the thesis's tables, from the committed runs
+    assert (tmp_path / "out" / "thesis-speedup.png").exists()
 
 
 def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> None:

@@ -7,10 +7,9 @@ import csv
 import shutil
 from pathlib import Path
 
+import pytest
 from test_cli import run
 from test_grid import rows_of, tiny_folder
-
-import pytest
 
 from sokoasp.errors import InputError
 from sokoasp.tools.grid.report import read_runs_csv, thesis_order, thesis_tables
