@@ -22,19 +22,19 @@ from sokoasp.sokoban.obstacles import rim_facts
 CONFIGURATIONS = ("auto", "frumpy", "jumpy", "tweety", "handy", "crafty", "trendy", "many")  # clasp's presets
 
 
-def check_clingo_args(args: tuple[str, ...]) -> None:
+def check_clingo_args(args: tuple[str, ...], source: str = "--clingo-arg") -> None:
     """Refuse clingo options clingo does not take, and any that would make it read a file (a
-    ``--configuration`` that is not one of clasp's presets). clingo's own message is not shown:
-    it may quote the file it read."""
+    ``--configuration`` that is not one of clasp's presets), naming ``source`` (where the options
+    were given). clingo's own message is not shown: it may quote the file it read."""
     for arg in args:
         name, _, value = arg.partition("=")
         if name == "--configuration" and value not in CONFIGURATIONS:
             raise InputError(f"--configuration takes one of clasp's presets ({', '.join(CONFIGURATIONS)}), "
-                             f"not a file or {value[:40]!r}")
+                             f"not a file or {value[:40]!r}", source)
         if name in ("--config", "--pre", "--text", "-o", "--outf") or arg.startswith("@"):
-            raise InputError(f"the clingo option {name!r} is not for sokoasp's runs")
+            raise InputError(f"the clingo option {name!r} is not for sokoasp's runs", source)
     if args and not clingo_takes(args):
-        raise InputError(f"clingo does not take the option(s) {' '.join(args)[:80]!r} (see clingo --help)")
+        raise InputError(f"clingo does not take the option(s) {' '.join(args)[:80]!r} (see clingo --help)", source)
 
 
 @cache

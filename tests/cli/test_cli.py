@@ -133,3 +133,11 @@ def test_limits_that_are_no_limits_are_refused_before_any_work(command: list[str
         pytest.skip("show has no memory limit")
     code, out = run(*command, str(ROOT / "instances" / "thesis_example.lp"), *limit)
     assert code == ExitCode.USAGE and limit[0] in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize("limit", [[], ["--time-limit", "20"]])
+def test_a_clingo_option_that_reads_a_file_is_refused_without_quoting_it(tmp_path: Path, limit: list[str]) -> None:
+    secret = write(tmp_path, "secret.txt", "TOP-SECRET-LINE\n")
+    code, out = run("solve", *limit, f"--clingo-arg=--configuration={secret}", str(ROOT / "instances" / "thesis_example.lp"))
+    assert code == ExitCode.INPUT_ERROR and out.startswith("error: --clingo-arg: --configuration takes one of clasp's")
+    assert "TOP-SECRET" not in out

@@ -331,10 +331,7 @@ def build_spec(
     if time_limit <= 0:
         raise InputError("time_limit must be > 0", source)
     for options in clingo_options:
-        try:
-            check_clingo_args(options)
-        except InputError as error:
-            raise InputError(error.problem, source) from None
+        check_clingo_args(options, source)
     factors = start_factors or [1]
     if not whole_numbers_from_one(factors):
         raise InputError(f"start_factors must be whole numbers >= 1, not {factors!r}", source)
