@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sokoasp.tools.grid.report import Cell, Row, read_runs_csv, summarise
@@ -70,13 +71,24 @@ def direction(value: float, basic: float) -> int:
     return -1 if value < basic else 1
 
 
+@dataclass
+class Tally:
+    """One strategy's cells measured on both sides: directions against basic where ours can tell,
+    and the cells where it cannot (strategy and basic both solve nothing within our limit)."""
+    thesis: list[int] = field(default_factory=list)
+    ours: list[int] = field(default_factory=list)
+    walls: int = 0  # unsolved by both here, and at 900 s by both in the thesis
+    our_walls: int = 0  # unsolved by both here only: our limit hides what the thesis measured
+
+    def agree(self) -> int:
+        return sum(a == b for a, b in zip(self.thesis, self.ours, strict=True))
+
+
 def thesis_table(title: str, columns: list[tuple[str, str]], thesis: dict[str, list[float]],
-                 cells: dict[tuple[str, str], Cell]) -> tuple[list[str], int, int]:
-    """The table's lines, and how many strategy cells (both sides measured) agree in direction
-    against basic, of how many."""
+                 cells: dict[tuple[str, str], Cell], tallies: dict[str, Tally]) -> list[str]:
+    """The table's lines; each strategy cell measured on both sides goes into its tally."""
     lines = [f"### {title}", "", "| strategy | " + " | ".join(header for _, header in columns) + " |",
              "|---" * (len(columns) + 1) + "|"]
-    agree = compared = 0
     for strategy in STRATEGIES:
         texts = []
         for index, (name, _) in enumerate(columns):
@@ -84,11 +96,33 @@ def thesis_table(title: str, columns: list[tuple[str, str]], thesis: dict[str, l
             texts.append(f"{thesis[strategy][index]:g} / " + (ours.text() if ours else "-"))
             basic = cells.get(("incremental", name))
             if strategy != "basic" and ours and basic and ours.runs == basic.runs:
-                compared += 1
-                agree += direction(ours.value, basic.value) == direction(thesis[strategy][index],
-                                                                          thesis["basic"][index])
+                tally = tallies[strategy]
+                if ours.solved == basic.solved == 0:
+                    both = min(thesis[strategy][index], thesis["basic"][index]) >= 900
+                    tally.walls += both
+                    tally.our_walls += not both
+                    continue
+                tally.thesis.append(direction(thesis[strategy][index], thesis["basic"][index]))
+                tally.ours.append(direction(ours.value, basic.value))
         lines.append(f"| {strategy} | " + " | ".join(texts) + " |")
-    return lines, agree, compared
+    return lines
+
+
+def shape_table(tallies: dict[str, Tally]) -> list[str]:
+    """Per strategy: how often it is faster, equal or slower than basic in the thesis and here."""
+    def counts(directions: list[int]) -> str:
+        return " / ".join(str(directions.count(d)) for d in (-1, 0, 1))
+
+    lines = ["| strategy | cells compared | thesis: faster / same / slower | ours: faster / same / slower | "
+             "same direction | walls on both sides | unsolved here only |", "|---|---|---|---|---|---|---|"]
+    for strategy, tally in tallies.items():
+        lines.append(f"| {strategy} | {len(tally.thesis)} | {counts(tally.thesis)} | {counts(tally.ours)} | "
+                     f"{tally.agree()} | {tally.walls} | {tally.our_walls} |")
+    total = sum(len(t.thesis) for t in tallies.values())
+    lines += ["", f"All strategies: {sum(t.agree() for t in tallies.values())} of {total} compared cells in the same "
+              f"direction; {sum(t.walls for t in tallies.values())} cells are walls on both sides and "
+              f"{sum(t.our_walls for t in tallies.values())} unsolved by both here only (not compared)."]
+    return lines
 
 
 def own_table(cells: dict[tuple[str, str], Cell], classes: list[str]) -> list[str]:
@@ -112,13 +146,12 @@ def generated(rows: list[Row]) -> str:
     limit = max(row["time_limit"] for row in rows)
     out = [f"Cells: thesis / ours. The thesis: mean seconds, 900 s limit. Ours: mean seconds over the "
            f"class's levels, unsolved runs counted at {limit:g} s, then (solved/runs); \"-\": not run yet.", ""]
-    agree_all = compared_all = 0
+    tallies = {strategy: Tally() for strategy in STRATEGIES[1:]}
     for title, columns, thesis in THESIS:
-        lines, agree, compared = thesis_table(title, columns, thesis, cells)
-        agree_all, compared_all = agree_all + agree, compared_all + compared
-        out += [*lines, "", f"Strategy against basic, same direction (faster, slower, or within {SAME:.0%}) "
-                f"in the thesis and here: {agree} of {compared} cells measured.", ""]
-    out += [f"All tables: {agree_all} of {compared_all} cells agree in direction.", "",
+        out += [*thesis_table(title, columns, thesis, cells, tallies), ""]
+    out += ["### Each strategy against basic, thesis and here", "",
+            f"A cell is compared when every level of its class ran with the strategy and with basic, and "
+            f"one of the two solved something here; \"same\": within {SAME:.0%}.", "", *shape_table(tallies), "",
             "### sokoasp's encodings beside the thesis's basic encoding", "",
             *own_table(cells, [name for _, columns, _ in THESIS for name, _ in columns]), "",
             "Best speed-up: the basic encoding's mean over the best of ours; \"≥\": basic left runs unsolved, "
