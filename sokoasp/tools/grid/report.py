@@ -1,6 +1,7 @@
-"""Tables from the results database: the thesis-style table (one row per configuration,
-one column per instance class; a cell is the mean or median time with unsolved runs
-counted as the time limit, as the thesis counts 900 s, and the solved count)."""
+"""Tables from a grid's runs: the thesis-style table (one row per configuration, one column per
+instance class; a cell is the mean or median time with unsolved runs counted as the time limit,
+as the thesis counts 900 s, and the solved count), the thesis's three-table layout, speed-ups
+against a baseline, and the runs as CSV (written by ``grid export``, read back for reports)."""
 
 from __future__ import annotations
 
@@ -170,8 +171,7 @@ def runs_csv(rows: list[Row]) -> str:
     for row in rows:
         config = json.loads(row.get("config") or "{}")
         writer.writerow({**row, "instance": portable(row["instance"]), "phases": " ".join(config.get("phases", [])),
-                         "clingo": config.get("clingo", ""),
-                         "sokoasp": config.get("sokoasp", "")})
+                         "clingo": config.get("clingo", ""), "sokoasp": config.get("sokoasp", "")})
     return buffer.getvalue()
 
 
