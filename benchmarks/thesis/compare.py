@@ -155,7 +155,10 @@ def generated(rows: list[Row]) -> str:
             "### sokoasp's encodings beside the thesis's basic encoding", "",
             *own_table(cells, [name for _, columns, _ in THESIS for name, _ in columns]), "",
             "Best speed-up: the basic encoding's mean over the best of ours; \"≥\": basic left runs unsolved, "
-            "which count at the limit, so the true speed-up is larger."]
+            "which count at the limit, so the true speed-up is larger. The plans differ in kind: the incremental "
+            "encoding's are move-optimal, push+dead+freeze+bound's push-optimal, push-macro's are not proven "
+            "optimal, and the portfolio's come from whichever member finds one first (on these boards the box "
+            "search in Python: `found_by` in runs.csv), never called optimal."]
     return "\n".join(out)
 
 

@@ -11,6 +11,7 @@ import pytest
 from test_cli import run
 from test_grid import rows_of, tiny_folder
 
+from sokoasp.config import PhaseRun
 from sokoasp.errors import InputError
 from sokoasp.tools.grid.report import read_runs_csv, thesis_order, thesis_tables
 from sokoasp.tools.grid.run import run_grid
@@ -34,6 +35,17 @@ def test_export_writes_one_row_per_run_with_outcome_limits_and_versions(tmp_path
         assert row["status"] and row["time_limit"] == "30.0" and row["memory_limit"] == "2000"
         assert row["clingo"] and row["sokoasp"] and row["encoding"] in ("push", "incremental")
         assert int(row["pushes"]) >= 1 and row["instance_class"] == "tiny"
+
+
+def test_export_names_the_phase_that_found_each_plan(tmp_path: Path) -> None:
+    database = tmp_path / "r.sqlite"
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60,
+                      phases=[(), (PhaseRun("box-search", 10),)])
+    run_grid(spec, database, show_progress=False, note=lambda _: None)
+    run("grid", "export", "--db", str(database), "--csv", str(tmp_path / "runs.csv"))
+    rows = read_runs_csv(tmp_path / "runs.csv")
+    assert {(row["configuration"], row["found_by"]) for row in rows} == {("push", ""),
+                                                                           ("push [box-search 10 s]", "box-search")}
 
 
 def test_the_thesis_layout_orders_structure_size_then_boxes() -> None:

@@ -159,19 +159,21 @@ def ratio_table(rows: list[Row], baseline: str) -> str:
 
 RUN_COLUMNS = ["instance", "instance_hash", "instance_class", "boxes", "configuration", "encoding", "strategies", "clingo_options",
                "status", "solved", "optimal_for", "moves", "pushes", "horizon", "ground_time", "solve_time",
-               "total_time", "peak_memory_mb", "time_limit", "memory_limit", "phases", "clingo", "sokoasp", "message", "plan"]
+               "total_time", "peak_memory_mb", "time_limit", "memory_limit", "phases", "found_by", "clingo", "sokoasp", "message", "plan"]
 
 
 def runs_csv(rows: list[Row]) -> str:
     """One CSV row per run: the level, its class, the configuration, the outcome, the limits, the
-    versions that ran it and the plan (LURD), so a reader can replay it."""
+    versions that ran it, the phase that found the plan ("": the horizon loop) and the plan (LURD),
+    so a reader can replay it."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, RUN_COLUMNS, extrasaction="ignore")
     writer.writeheader()
     for row in rows:
         config = json.loads(row.get("config") or "{}")
+        found_by = json.loads(row.get("stats") or "{}").get("found_by", "")
         writer.writerow({**row, "instance": portable(row["instance"]), "phases": " ".join(config.get("phases", [])),
-                         "clingo": config.get("clingo", ""), "sokoasp": config.get("sokoasp", "")})
+                         "found_by": found_by, "clingo": config.get("clingo", ""), "sokoasp": config.get("sokoasp", "")})
     return buffer.getvalue()
 
 
