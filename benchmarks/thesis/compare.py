@@ -133,7 +133,7 @@ def own_table(cells: dict[tuple[str, str], Cell], classes: list[str]) -> list[st
     for name in classes:
         basic = cells.get(("incremental", name))
         own = [cells.get((c, name)) for c in present]
-        best = min((cell.value for cell in own if cell), default=math.nan)
+        best = min((cell.value for cell in own if cell and basic and cell.runs == basic.runs), default=math.nan)
         ratio = f"{basic.value / max(best, 1e-3):.0f}x" if basic and math.isfinite(best) else "-"
         bound = "≥ " if basic and basic.solved < basic.runs and ratio != "-" else ""
         lines.append(f"| {name} | {basic.text() if basic else '-'} | "

@@ -12,7 +12,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import LogNorm  # noqa: E402
 
-from sokoasp.tools.grid.report import Row, par_time, summarise, thesis_header, thesis_order  # noqa: E402
+from sokoasp.tools.grid.report import Row, par_time, speedups, summarise, thesis_header, thesis_order  # noqa: E402
+
+SPEEDUP_SCALE = 30.0  # the speed-up heatmap's colours saturate here (and at 1/30): past it the text tells
 
 
 def save(figure: plt.Figure, stem: Path) -> list[Path]:
@@ -25,16 +27,19 @@ def save(figure: plt.Figure, stem: Path) -> list[Path]:
 
 def cactus(rows: list[Row], stem: Path) -> list[Path]:
     """Solved instances (x) against the time needed to solve that many (y), per configuration."""
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    for configuration in sorted({r["configuration"] for r in rows}):
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    configurations = sorted({r["configuration"] for r in rows})
+    colours = plt.get_cmap("tab10" if len(configurations) <= 10 else "tab20")
+    for index, configuration in enumerate(configurations):
         times = sorted(float(r["total_time"]) for r in rows if r["configuration"] == configuration and r["solved"])
-        axes.step(range(1, len(times) + 1), times, where="post", label=configuration, marker=".")
+        axes.step(range(1, len(times) + 1), times, where="post", label=configuration, marker=".",
+                  color=colours(index % colours.N))
     axes.set_xlabel("instances solved")
     axes.set_ylabel("time per instance (s)")
     axes.set_yscale("log")
-    axes.set_title("Cactus plot")
+    axes.set_title("Instances solved within a time, per configuration (cactus plot)")
     axes.grid(alpha=0.3)
-    axes.legend(fontsize=7)
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return save(figure, stem)
 
 
@@ -57,23 +62,24 @@ def heatmap(rows: list[Row], stem: Path, statistic: str = "median", thesis: bool
 
 
 def speedup(rows: list[Row], baseline: str, stem: Path, statistic: str = "median", thesis: bool = False) -> list[Path]:
-    """Configuration x class: the baseline's PAR time over the configuration's (> 1: faster than
-    the baseline), on a log colour scale; a ratio against an unsolved baseline is a lower bound."""
-    configurations, classes, cells = summarise(rows, statistic)
+    """Configuration x class: the baseline's PAR time over the configuration's on the instances both
+    ran (> 1: faster), on a log colour scale that saturates at 30x so that small differences
+    show; a ratio against an unsolved baseline is a lower bound."""
+    configurations, classes, _ = summarise(rows, statistic)
     classes = class_order(classes, thesis)
+    cells = speedups(rows, baseline, statistic)
     others = [c for c in configurations if c != baseline]
-    ratios = [[cells[(baseline, k)].value / max(cells[(c, k)].value, 1e-3)
-               if (c, k) in cells and (baseline, k) in cells else float("nan") for k in classes] for c in others]
+    ratios = [[cells.get((c, k), math.nan) for k in classes] for c in others]
     figure, axes = grid_axes(others, classes, thesis)
-    finite = [abs(math.log10(r)) for line in ratios for r in line if r > 0 and math.isfinite(r)]
-    bound = 10 ** max(finite + [0.5])
-    image = axes.imshow(ratios, cmap="RdBu", norm=LogNorm(1 / bound, bound), aspect="auto")
+    image = axes.imshow(ratios, cmap="RdBu", norm=LogNorm(1 / SPEEDUP_SCALE, SPEEDUP_SCALE, clip=True), aspect="auto")
     for i, line in enumerate(ratios):
         for j, ratio in enumerate(line):
             if math.isfinite(ratio):
-                axes.text(j, i, f"{ratio:.2g}x", ha="center", va="center", fontsize=7)
-    figure.colorbar(image, label=f"speed-up against {baseline} (blue: faster)")
-    axes.set_title(f"Speed-up of the {statistic} time against {baseline} (unsolved = limit)")
+                dark = abs(math.log(max(ratio, 1e-9))) > 0.6 * math.log(SPEEDUP_SCALE)
+                axes.text(j, i, f"{ratio:.0f}x" if ratio >= 10 else f"{ratio:.2g}x", ha="center", va="center",
+                          fontsize=7, color="white" if dark else "black")
+    figure.colorbar(image, label=f"speed-up against {baseline} (blue: faster)", extend="both")
+    axes.set_title(f"Speed-up of the {statistic} time against {baseline} on the same instances (unsolved = limit)")
     return save(figure, stem)
 
 

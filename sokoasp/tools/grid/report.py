@@ -132,6 +132,21 @@ def csv_table(rows: list[Row], statistic: str = "median") -> str:
     return buffer.getvalue()
 
 
+def speedups(rows: list[Row], baseline: str, statistic: str = "median") -> dict[tuple[str, str], float]:
+    """(configuration, class) -> the baseline's time over the configuration's (``statistic`` of the
+    PAR times), on the instances both ran; class "all": every such instance. > 1: faster."""
+    base = {r["instance_hash"]: r for r in rows if r["configuration"] == baseline}
+    pairs: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+    for row in rows:
+        if row["configuration"] != baseline and row["instance_hash"] in base:
+            pair = (par_time(base[row["instance_hash"]]), par_time(row))
+            pairs[(row["configuration"], row["instance_class"])].append(pair)
+            pairs[(row["configuration"], "all")].append(pair)
+    aggregate = statistics.median if statistic == "median" else statistics.mean
+    return {key: aggregate([b for b, _ in both]) / max(aggregate([c for _, c in both]), 1e-3)
+            for key, both in pairs.items()}
+
+
 def ratio_table(rows: list[Row], baseline: str) -> str:
     """Per configuration: solved count, median PAR time, and the median per-instance time ratio
     baseline/configuration over instances both ran (> 1 means faster than the baseline)."""
