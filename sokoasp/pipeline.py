@@ -9,6 +9,7 @@ interrupted, so hard limits are enforced around a worker process (``sokoasp.work
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding
@@ -74,9 +75,8 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, r
         if outcome.plan is not None:
             return validate(level, phase_result(config, clock, run.name, outcome, done))
     loop = loop_config(config) if config.has_stages() else config
-    result = run_loop(level, encoding, loop, clock, progress, Result(Status.ERROR, config=config.describe()))
-    result.phases = done
-    return validate(level, result)
+    result = run_loop(level, encoding, loop, clock, progress)
+    return validate(level, replace(result, config=config.describe(), phases=done))
 
 
 def run_phase(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, progress: Progress,
@@ -129,7 +129,7 @@ def validate(level: Level, result: Result) -> Result:
         return result
     check = replay(level, result.plan)
     if not check.ok:
-        result.status, result.optimal_for = Status.ERROR, None
-        result.message = f"the solver's plan failed replay: {check.problem}"
+        return replace(result, status=Status.ERROR, optimal_for=None,
+                       message=f"the solver's plan failed replay: {check.problem}")
     return result
 

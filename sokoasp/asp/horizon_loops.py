@@ -33,32 +33,32 @@ PROBED_BOUNDS = ("slides",)  # the families whose late start probes the bound fi
 DESCENDING_FAMILIES = ("push-jump",)  # --descend: a horizon of h steps admits every plan of up to h pushes
 
 
-def run_loop(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, progress: Progress,
-             result: Result) -> Result:
-    """The horizon loop ``config`` asks for on ``level``, filling in ``result``."""
+def run_loop(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, progress: Progress) -> Result:
+    """The horizon loop ``config`` asks for on ``level``: its result, with the plan if it found one
+    (not yet replayed), its times and clingo's statistics."""
     session = Session(level, encoding, config, clock, revisiting=config.interleave > 1)
     if config.descend:
-        return run_descending(session, config, result, progress)
+        return run_descending(session, config, progress)
     if config.interleave > 1:
-        return run_interleaved(session, config, result, progress)
+        return run_interleaved(session, config, progress)
     if encoding.incremental:
-        return run_incremental(session, config, result, progress)
-    return run_fixed(session, config, result)
+        return run_incremental(session, config, progress)
+    return run_fixed(session, config)
 
 
-def run_fixed(session: Session, config: SolveConfig, result: Result) -> Result:
+def run_fixed(session: Session, config: SolveConfig) -> Result:
     session.ground([("base", [])])
     outcome = session.solve()
     h = config.horizon
     assert h is not None  # check_config insists on a horizon for fixed-horizon encodings
     if outcome is None:
-        return finish(result, session.clock, session, Status.TIMEOUT, f"no answer at horizon {h} in time", h)
+        return ended(session, Status.TIMEOUT, f"no answer at horizon {h} in time", h)
     if not outcome:
-        return finish(result, session.clock, session, Status.NO_PLAN_AT_HORIZON, f"no plan of exactly {h} moves", h)
-    return finish_with_plan(result, session, Status.SOLVED, h)
+        return ended(session, Status.NO_PLAN_AT_HORIZON, f"no plan of exactly {h} moves", h)
+    return ended(session, Status.SOLVED, "", h, model_plan(session))
 
 
-def run_incremental(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
+def run_incremental(session: Session, config: SolveConfig, progress: Progress) -> Result:
     # Every plan needs at least `bound` steps (so pushes and moves too): shorter horizons are
     # skipped. Optimality needs every shorter length refuted (UNSAT or below this bound) and
     # strategies that keep optimal plans. A later start (--min-horizon, --start-factor) skips
@@ -67,29 +67,29 @@ def run_incremental(session: Session, config: SolveConfig, result: Result, progr
     bound, start = bound_and_start(session, config)
     refuted_below = bound  # every plan is at least this long
     if session.clock.expired():  # the phases before the loop spent the time: ground nothing more
-        return no_answer_in_time(result, session, refuted_below - 1)
+        return no_answer_in_time(session, refuted_below - 1)
     if probes_bound(session.encoding, config, bound, start):
         probe, outcome = probe_bound(session, config, bound, progress)
         if outcome:
-            return finish_found(result, probe, config, bound, refuted_below)
+            return finish_found(probe, config, bound, refuted_below)
         if outcome is False:
             refuted_below = bound + 1
         del probe  # its ground program is not needed by the loop
     for t in horizons(start, config.max_horizon, session.encoding.jumps):
         if session.clock.expired():
-            return no_answer_in_time(result, session, refuted_below - 1)
+            return no_answer_in_time(session, refuted_below - 1)
         outcome = session.ask(t)
         if outcome is None:
-            return no_answer_in_time(result, session, refuted_below - 1)
+            return no_answer_in_time(session, refuted_below - 1)
         progress(f"horizon {t}: {describe_outcome(outcome)} ({session.clock.times()['total']:.2f} s)")
         if outcome:
-            return finish_found(result, session, config, t, refuted_below)
+            return finish_found(session, config, t, refuted_below)
         if session.encoding.jumps or t == refuted_below:
             refuted_below = t + 1
-    return exhausted(result, session, config, start, refuted_below)
+    return exhausted(session, config, start, refuted_below)
 
 
-def run_interleaved(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
+def run_interleaved(session: Session, config: SolveConfig, progress: Progress) -> Result:
     """The jump families' loop with ``config.interleave`` horizons asked in turn (Rintanen 2004,
     algorithm B): a longer horizon admits more plans, so it may have one that is quicker to find
     than the shorter one is to refute. Each round gives every open horizon a time slice, the
@@ -106,20 +106,20 @@ def run_interleaved(session: Session, config: SolveConfig, result: Result, progr
             open_horizons.append(schedule.pop(0))
         for rank, t in enumerate(list(open_horizons)):
             if session.clock.expired():
-                return no_answer_in_time(result, session, refuted_below - 1)
+                return no_answer_in_time(session, refuted_below - 1)
             outcome = session.ask(t, first_slice * SLICE_RATIO**rank)
             said = {True: "plan found", False: "no plan", None: "open"}[outcome]
             progress(f"horizon {t}: {said} ({session.clock.times()['total']:.2f} s)")
             if outcome:
-                return finish_found(result, session, config, t, refuted_below)
+                return finish_found(session, config, t, refuted_below)
             if outcome is False:
                 refuted_below = max(refuted_below, t + 1)
                 open_horizons = [h for h in open_horizons if h > t]
         first_slice *= 2
-    return exhausted(result, session, config, start, refuted_below)
+    return exhausted(session, config, start, refuted_below)
 
 
-def run_descending(session: Session, config: SolveConfig, result: Result, progress: Progress) -> Result:
+def run_descending(session: Session, config: SolveConfig, progress: Progress) -> Result:
     """``--descend`` (SAT-UNSAT search from above): ask the maximum horizon, then one push fewer
     than the plan found has, and so on, until a horizon is refuted. A push-jump horizon admits
     every plan of up to that many pushes, so one refutation below the last plan proves it
@@ -128,48 +128,47 @@ def run_descending(session: Session, config: SolveConfig, result: Result, progre
     session would need the steps past it kept idle, idle.lp, whose externals slow refutations)."""
     bound = first_horizon(session.level, session.encoding)
     t = config.max_horizon
+    plan: str | None = None  # the shortest found so far
     while t >= bound:
         outcome = None if session.clock.expired() else session.ask(t)
         if outcome is None:
-            return descended(result, session, config, bound - 1, f"no answer at horizon {t} in time")
+            return descended(plan, session, config, bound - 1, f"no answer at horizon {t} in time")
         progress(f"horizon {t}: {describe_outcome(outcome)} ({session.clock.times()['total']:.2f} s)")
         if not outcome:
-            return descended(result, session, config, t)
-        finish_with_plan(result, session, Status.SOLVED, t)
-        assert result.pushes is not None
-        t = result.pushes - 1
+            return descended(plan, session, config, t)
+        plan = model_plan(session)
+        t = count_pushes(plan) - 1
         session = Session(session.level, session.encoding, config, session.clock)
-    return descended(result, session, config, t)  # below the proven bound
+    return descended(plan, session, config, t)  # below the proven bound
 
 
-def descended(result: Result, session: Session, config: SolveConfig, refuted: int, timeout: str = "") -> Result:
+def descended(plan: str | None, session: Session, config: SolveConfig, refuted: int, timeout: str = "") -> Result:
     """The end of ``run_descending``: no plan up to horizon ``refuted`` (refuted, or below the
-    proven bound), with the last plan found if any; ``timeout`` says where the time ran out.
+    proven bound), with the last ``plan`` found if any; ``timeout`` says where the time ran out.
     Without a timeout the last plan is one push above ``refuted``: push-optimal, if the
     strategies keep optimal plans."""
     sound = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL
-    if result.plan is not None:
-        finish(result, session.clock, session, Status.SOLVED, timeout, result.pushes)
-        if not timeout and sound:
-            result.status, result.optimal_for = Status.SOLVED_OPTIMAL, optimises(session.encoding)
-        return result
+    if plan is not None:
+        proven = not timeout and sound
+        return ended(session, Status.SOLVED_OPTIMAL if proven else Status.SOLVED, timeout, count_pushes(plan), plan,
+                     optimises(session.encoding) if proven else None)
     if timeout:
-        return finish(result, session.clock, session, Status.TIMEOUT, timeout, max(refuted, 0))
+        return ended(session, Status.TIMEOUT, timeout, max(refuted, 0))
     caveat = "" if sound else " (with strategies that may lose solutions)"
-    return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {refuted}{caveat}", refuted)
+    return ended(session, Status.NO_PLAN_UP_TO_HORIZON, f"no plan up to horizon {refuted}{caveat}", refuted)
 
 
-def finish_found(result: Result, session: Session, config: SolveConfig, horizon: int, refuted_below: int) -> Result:
+def finish_found(session: Session, config: SolveConfig, horizon: int, refuted_below: int) -> Result:
     """The plan of the model found at ``horizon``: optimal when every shorter plan is refuted and
     no strategy may have cut one."""
-    finish_with_plan(result, session, Status.SOLVED, horizon)
-    length = result.pushes if session.encoding.unit == "push" else result.moves
-    if soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL and length == refuted_below:
-        result.status, result.optimal_for = Status.SOLVED_OPTIMAL, optimises(session.encoding)
-    return result
+    plan = model_plan(session)
+    length = count_pushes(plan) if session.encoding.unit == "push" else len(plan)
+    proven = soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL and length == refuted_below
+    return ended(session, Status.SOLVED_OPTIMAL if proven else Status.SOLVED, "", horizon, plan,
+                 optimises(session.encoding) if proven else None)
 
 
-def exhausted(result: Result, session: Session, config: SolveConfig, start: int, refuted_below: int) -> Result:
+def exhausted(session: Session, config: SolveConfig, start: int, refuted_below: int) -> Result:
     """Every horizon of the schedule up to the maximum was refuted (or skipped by a late start)."""
     h = config.max_horizon
     caveat = "" if soundness_of(config.strategies) is Soundness.KEEPS_OPTIMAL else " (with strategies that may lose solutions)"
@@ -179,11 +178,11 @@ def exhausted(result: Result, session: Session, config: SolveConfig, start: int,
             message = f"{refuted}: the first horizon, {start}, is above the maximum {h}"
         else:
             message = f"{refuted}, nor at horizons {start} to {h} ({refuted_below} to {start - 1} were skipped)"
-        return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, message, max(refuted_below - 1, 0))
+        return ended(session, Status.NO_PLAN_UP_TO_HORIZON, message, max(refuted_below - 1, 0))
     message = f"no plan up to horizon {h}{caveat}"
     if start > h:  # nothing was asked: the proven lower bound alone is above the maximum
         message = f"no plan up to horizon {h}: every plan needs at least {refuted_below} steps (the proven lower bound)"
-    return finish(result, session.clock, session, Status.NO_PLAN_UP_TO_HORIZON, message, h)
+    return ended(session, Status.NO_PLAN_UP_TO_HORIZON, message, h)
 
 
 def probe_seconds(config: SolveConfig) -> float:
@@ -247,28 +246,20 @@ def start_scale(level: Level, encoding: Encoding, bound: int) -> int:
     return bound
 
 
-def no_answer_in_time(result: Result, session: Session, refuted: int) -> Result:
+def no_answer_in_time(session: Session, refuted: int) -> Result:
     message = f"no plan up to horizon {refuted}" if refuted >= 0 else "no horizon finished"
-    return finish(result, session.clock, session, Status.TIMEOUT, message, max(refuted, 0))
+    return ended(session, Status.TIMEOUT, message, max(refuted, 0))
 
 
-def finish(
-    result: Result,
-    clock: Clock,
-    session: Session | None,
-    status: Status,
-    message: str,
-    horizon: int | None = None,
-) -> Result:
-    result.status, result.message, result.horizon = status, message, horizon
-    result.times = clock.times()
-    if session is not None:
-        result.stats = session.stats()
-    return result
+def model_plan(session: Session) -> str:
+    """The plan of the model ``session`` found last (LURD)."""
+    return extract_plan(session.level, session.extractor.symbols, session.encoding.unit, session.encoding.reverse)
 
 
-def finish_with_plan(result: Result, session: Session, status: Status, horizon: int) -> Result:
-    result.plan = extract_plan(session.level, session.extractor.symbols, session.encoding.unit,
-                               session.encoding.reverse)
-    result.moves, result.pushes = len(result.plan), count_pushes(result.plan)
-    return finish(result, session.clock, session, status, "", horizon)
+def ended(session: Session, status: Status, message: str, horizon: int | None, plan: str | None = None,
+          optimal_for: str | None = None) -> Result:
+    """The loop's result: how it ended, the plan if it found one, the session's times and clingo's
+    statistics."""
+    return Result(status, plan=plan, moves=None if plan is None else len(plan),
+                  pushes=None if plan is None else count_pushes(plan), horizon=horizon, optimal_for=optimal_for,
+                  times=session.clock.times(), stats=session.stats(), message=message)
