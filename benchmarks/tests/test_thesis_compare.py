@@ -17,7 +17,11 @@ def test_compare_writes_the_three_tables_between_its_markers(tmp_path: Path) -> 
     runs.write_text("\n".join([HEADER,
                                *(f"l{n},rect-small-4,incremental,incremental,solved,1,{n},120" for n in (1, 2, 3)),
                                *(f"l{n},rect-small-4,incremental+clutter,incremental,timeout,0,,120" for n in (1, 2, 3)),
-                               "l1,rect-small-4,push+dead+freeze+bound,push,solved,1,0.5,120"]) + "\n")
+                               *(f"l{n},rect-small-4,push+dead+freeze+bound,push,solved,1,0.5,120" for n in (1, 2, 3)),
+                               "l1,rect-small-5,incremental,incremental,solved,1,1,120",  # a class not run whole:
+                               "l1,rect-small-5,incremental+clutter,incremental,solved,1,9,120",  # not compared
+                               *(f"l{n},rect-small-5,push+dead+freeze+bound,push,solved,1,0.5,120" for n in (1, 2, 3))])
+                 + "\n")
     page = tmp_path / "comparison.md"
     shutil.copy(THESIS / "comparison.md", page)
     before = page.read_text()
@@ -30,4 +34,5 @@ def test_compare_writes_the_three_tables_between_its_markers(tmp_path: Path) -> 
     assert "| basic | 2.97 / 2.00 (3/3) |" in after  # the thesis's 2.97 s beside our mean of 1, 2 and 3 s
     assert "| clutter | 0.473 / 120.00 (0/3) |" in after  # unsolved runs count at the limit
     assert "| clutter | 1 | 1 / 0 / 0 | 0 / 0 / 1 | 0 |" in after  # faster in the thesis, slower here
-    assert "| rect-small-4 | 2.00 (3/3) | 0.50 (1/1) | 4x |" in after
+    assert "| rect-small-4 | 2.00 (3/3) | 0.50 (3/3) | 4x |" in after
+    assert "| rect-small-5 | 1.00 (1/1) | 0.50 (3/3) | - |" in after

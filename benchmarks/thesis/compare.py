@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,8 +86,9 @@ class Tally:
 
 
 def thesis_table(title: str, columns: list[tuple[str, str]], thesis: dict[str, list[float]],
-                 cells: dict[tuple[str, str], Cell], tallies: dict[str, Tally]) -> list[str]:
-    """The table's lines; each strategy cell measured on both sides goes into its tally."""
+                 cells: dict[tuple[str, str], Cell], sizes: dict[str, int], tallies: dict[str, Tally]) -> list[str]:
+    """The table's lines; each strategy cell whose class ran whole (``sizes``: its levels) with the
+    strategy and with basic goes into the strategy's tally."""
     lines = [f"### {title}", "", "| strategy | " + " | ".join(header for _, header in columns) + " |",
              "|---" * (len(columns) + 1) + "|"]
     for strategy in STRATEGIES:
@@ -95,7 +97,7 @@ def thesis_table(title: str, columns: list[tuple[str, str]], thesis: dict[str, l
             ours = cells.get((configuration(strategy), name))
             texts.append(f"{thesis[strategy][index]:g} / " + (ours.text() if ours else "-"))
             basic = cells.get(("incremental", name))
-            if strategy != "basic" and ours and basic and ours.runs == basic.runs:
+            if strategy != "basic" and ours and basic and ours.runs == basic.runs == sizes[name]:
                 tally = tallies[strategy]
                 if ours.solved == basic.solved == 0:
                     both = min(thesis[strategy][index], thesis["basic"][index]) >= 900
@@ -147,8 +149,9 @@ def generated(rows: list[Row]) -> str:
     out = [f"Cells: thesis / ours. The thesis: mean seconds, 900 s limit. Ours: mean seconds over the "
            f"class's levels, unsolved runs counted at {limit:g} s, then (solved/runs); \"-\": not run yet.", ""]
     tallies = {strategy: Tally() for strategy in STRATEGIES[1:]}
+    sizes = Counter(name for name, _ in {(row["instance_class"], row["instance_hash"]) for row in rows})
     for title, columns, thesis in THESIS:
-        out += [*thesis_table(title, columns, thesis, cells, tallies), ""]
+        out += [*thesis_table(title, columns, thesis, cells, sizes, tallies), ""]
     out += ["### Each strategy against basic, thesis and here", "",
             f"A cell is compared when every level of its class ran with the strategy and with basic, and "
             f"one of the two solved something here; \"same\": within {SAME:.0%}.", "", *shape_table(tallies), "",
