@@ -36,3 +36,16 @@ def test_compare_writes_the_three_tables_between_its_markers(tmp_path: Path) -> 
     assert "| clutter | 1 | 1 / 0 / 0 | 0 / 0 / 1 | 0 |" in after  # faster in the thesis, slower here
     assert "| rect-small-4 | 2.00 (3/3) | 0.50 (3/3) | 4x |" in after
     assert "| rect-small-5 | 1.00 (1/1) | 0.50 (3/3) | - |" in after
+
+
+def test_every_solved_run_of_the_reproduction_carries_a_plan_that_replays() -> None:
+    from sokoasp import load_level, replay
+    from sokoasp.tools.grid.report import read_runs_csv
+
+    solved = [row for row in read_runs_csv(THESIS / "runs.csv") if row["solved"]]
+    assert solved
+    for row in solved:
+        level = load_level(THESIS.parent.parent / row["instance"]).level
+        check = replay(level, row["plan"])
+        assert check.ok, (row["instance"], row["configuration"], check.problem)
+        assert (check.moves, sum(letter.isupper() for letter in row["plan"])) == (row["moves"], row["pushes"])
