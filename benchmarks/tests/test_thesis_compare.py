@@ -36,6 +36,7 @@ def test_compare_writes_the_three_tables_between_its_markers(tmp_path: Path) -> 
     assert "| clutter | 1 | 1 / 0 / 0 | 0 / 0 / 1 | 0 |" in after  # faster in the thesis, slower here
     assert "| rect-small-4 | 2.00 (3/3) | 0.50 (3/3) | 4x |" in after
     assert "| rect-small-5 | 1.00 (1/1) | 0.50 (3/3) | - |" in after
+    assert "| rect-small-4 | ?, ?, ? | ?, ?, ? |" in after  # no run here proves an optimum
 
 
 def test_every_solved_run_of_the_reproduction_carries_a_plan_that_replays() -> None:
@@ -49,3 +50,16 @@ def test_every_solved_run_of_the_reproduction_carries_a_plan_that_replays() -> N
         check = replay(level, row["plan"])
         assert check.ok, (row["instance"], row["configuration"], check.problem)
         assert (check.moves, sum(letter.isupper() for letter in row["plan"])) == (row["moves"], row["pushes"])
+
+
+def test_the_levels_table_gives_proven_optima_and_refuted_horizons(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.csv"
+    runs.write_text("instance,instance_class,configuration,status,solved,optimal_for,moves,pushes,horizon,total_time,"
+                    "time_limit\n"
+                    "a,rect-small-4,incremental+type1,solved (optimal),1,moves,18,8,18,3,120\n"
+                    "a,rect-small-4,push+dead+freeze+bound,solved (optimal),1,pushes,24,8,8,0.1,120\n"
+                    "b,rect-small-4,incremental,timeout,0,,,,21,120,120\n"
+                    "b,rect-small-4,push-macro+dead+freeze+bound,solved (not proven optimal),1,,40,12,5,0.1,120\n")
+    done = subprocess.run([sys.executable, str(THESIS / "compare.py"), "--runs", str(runs), "--print"],
+                          capture_output=True, text=True, timeout=60)
+    assert "| rect-small-4 | 18, > 21 | 8, ? |" in done.stdout, done.stderr
