@@ -22,15 +22,16 @@ class LoadedLevel:
 
 
 def read_text(path: Path) -> str:
-    """The text of a level file: a regular file of at most ``MAX_FILE_BYTES`` bytes of UTF-8 (a
-    byte-order mark is dropped); devices, pipes and folders are refused before anything is read."""
+    """The text of an input file (a level, a recipe, a grid file, a runs CSV): a regular file of at
+    most ``MAX_FILE_BYTES`` bytes of UTF-8 (a byte-order mark is dropped); devices, pipes and
+    folders are refused before anything is read."""
     source = str(path)
     if not path.exists():
         raise InputError("no such file", source)
     if path.is_dir():
-        raise InputError("is a directory, expected a level file", source)
+        raise InputError("is a directory, expected a file", source)
     if not path.is_file():
-        raise InputError("not a regular file (a device or a pipe?): give a level file", source)
+        raise InputError("not a regular file (a device or a pipe?): give a file", source)
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)

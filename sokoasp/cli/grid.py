@@ -191,8 +191,9 @@ def parse_label(text: str) -> str:
               default=Path("results.sqlite"), show_default=True)
 @click.option("--csv", "csv_path", type=click.Path(path_type=Path), required=True, help="The CSV file to write.")
 def grid_export(database: Path, csv_path: Path) -> None:
-    """Write every run of a results database as one CSV row: level, class, configuration,
-    status, times, moves, pushes, horizon, limits and versions.
+    """Write every run of a results database as one CSV row: level and its digest, class,
+    configuration, status, times, moves, pushes, horizon, limits, versions, the phase that found
+    the plan, and the plan (`grid report --runs` reads it back).
 
     \b
     Example:

@@ -37,13 +37,16 @@ class Cell:
         return f"{self.value:.2f} ({self.solved}/{self.runs})"
 
 
+AGGREGATES = {"median": statistics.median, "mean": statistics.mean}  # a cell's statistic of its PAR times
+
+
 def summarise(rows: list[Row], statistic: str = "median") -> tuple[list[str], list[str], dict[tuple[str, str], Cell]]:
     """Configurations, classes, and the cell of each (configuration, class)."""
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for row in rows:
         groups[(row["configuration"], row["instance_class"])].append(row)
         groups[(row["configuration"], "all")].append(row)
-    aggregate = statistics.median if statistic == "median" else statistics.mean
+    aggregate = AGGREGATES[statistic]
     cells = {
         key: Cell(aggregate([par_time(r) for r in group]), sum(r["solved"] for r in group), len(group))
         for key, group in groups.items()
@@ -142,7 +145,7 @@ def speedups(rows: list[Row], baseline: str, statistic: str = "median") -> dict[
             pair = (par_time(base[row["instance_hash"]]), par_time(row))
             pairs[(row["configuration"], row["instance_class"])].append(pair)
             pairs[(row["configuration"], "all")].append(pair)
-    aggregate = statistics.median if statistic == "median" else statistics.mean
+    aggregate = AGGREGATES[statistic]
     return {key: aggregate([b for b, _ in both]) / max(aggregate([c for _, c in both]), 1e-3)
             for key, both in pairs.items()}
 

@@ -211,8 +211,9 @@ def load_instances(path: Path, instance_class: str | None = None, levels: str | 
     default_class = instance_class or (path.parent.name if len(loaded) == 1 else path.stem)
     chosen = select(len(loaded), levels, str(path))
     recorded = read_record(record, [item.level for item in loaded]) if record is not None else {}
+    name = portable(str(path))
     return [
-        Instance(f"{portable(str(path))}#{n}" if len(loaded) > 1 else portable(str(path)), default_class, loaded[n - 1].level,
+        Instance(f"{name}#{n}" if len(loaded) > 1 else name, default_class, loaded[n - 1].level,
                  digest(loaded[n - 1].level), recorded[n].plan if n in recorded else "")
         for n in chosen
     ]
