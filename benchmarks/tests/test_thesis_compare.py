@@ -34,6 +34,8 @@ def test_compare_writes_the_three_tables_between_its_markers(tmp_path: Path) -> 
     assert "| basic | 2.97 / 2.00 (3/3) |" in after  # the thesis's 2.97 s beside our mean of 1, 2 and 3 s
     assert "| clutter | 0.473 / 120.00 (0/3) |" in after  # unsolved runs count at the limit
     assert "| clutter | 1 | 1 / 0 / 0 | 0 / 0 / 1 | 0 |" in after  # faster in the thesis, slower here
+    assert "| clutter | 4 | 0 | 3 | 0 / 0 / 1 | 0 |" in after  # level by level: basic alone solves three, is faster on one
+    assert "| ff | 0 | 0 | 0 | 0 / 0 / 0 | 0 |" in after
     assert "| rect-small-4 | 2.00 (3/3) | 0.50 (3/3) | 4x |" in after
     assert "| rect-small-5 | 1.00 (1/1) | 0.50 (3/3) | - |" in after
     assert "| rect-small-4 | ?, ?, ? | ?, ?, ? |" in after  # no run here proves an optimum
