@@ -36,8 +36,10 @@ def alive(pid: int) -> bool:
 
 
 def lowest_priority() -> None:
-    """The stopped runs yield the cores to the tests beside them, some of which measure time."""
+    """The stopped runs yield the cores to the tests beside them, some of which measure time. Ctrl-C
+    is restored to its default: a test run started in the background inherits it ignored."""
     os.nice(19)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def start_with_a_solver() -> tuple[subprocess.Popen[str], set[int]]:
