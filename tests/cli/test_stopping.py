@@ -35,8 +35,8 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def lowest_priority() -> None:
-    """The stopped runs yield the cores to the tests beside them, some of which measure time. Ctrl-C
+def as_a_background_run() -> None:
+    """The stopped runs take the lowest priority, yielding the cores to the tests beside them (some measure time). Ctrl-C
     is restored to its default: a test run started in the background inherits it ignored."""
     os.nice(19)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -44,7 +44,7 @@ def lowest_priority() -> None:
 
 def start_with_a_solver() -> tuple[subprocess.Popen[str], set[int]]:
     process = subprocess.Popen([sys.executable, "-m", "sokoasp", *SLOW], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=lowest_priority)
+                               stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=as_a_background_run)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not children(process.pid):
         time.sleep(0.05)
