@@ -36,8 +36,9 @@ def alive(pid: int) -> bool:
 
 
 def as_a_background_run() -> None:
-    """The stopped runs take the lowest priority, yielding the cores to the tests beside them (some measure time). Ctrl-C
-    is restored to its default: a test run started in the background inherits it ignored."""
+    """The stopped runs take the lowest priority, yielding the cores to the tests beside them (some
+    measure time). Ctrl-C is restored to its default: a test run started in the background inherits
+    it ignored."""
     os.nice(19)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from test_grid import rows_of, tiny_folder
-from test_stopping import children, gone_within, lowest_priority
+from test_stopping import as_a_background_run, children, gone_within
 
 from sokoasp.errors import ExitCode, InputError
 from sokoasp.result import Result, Status
@@ -109,7 +109,7 @@ def test_an_interrupted_grid_keeps_its_finished_runs_and_stops_its_solvers(signu
     command = [sys.executable, "-m", "sokoasp", "grid", "run", "-i", str(folder), "-e", "incremental",
                "--workers", "1", "--db", str(database)]
     process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, cwd=tmp_path, preexec_fn=lowest_priority)
+                               text=True, cwd=tmp_path, preexec_fn=as_a_background_run)
     deadline = time.monotonic() + 60
     solvers: set[int] = set()
     while time.monotonic() < deadline:  # the tiny levels come first (sorted names): wait for the slow one
