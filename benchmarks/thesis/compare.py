@@ -212,7 +212,8 @@ def generated(rows: list[Row]) -> str:
             "### The levels", "",
             "The optima of each level as these runs prove them: moves from the incremental encoding (move-optimal "
             "with basic and with the strategies that keep optimal plans; \"> h\": basic refuted every horizon up to h "
-            "before the limit), pushes from push+dead+freeze+bound (\"?\": not proven within the limit).", "",
+            "before the limit), pushes from push+dead+freeze+bound; \"?\": nothing proven within the limit (a run "
+            "killed at the limit reports no horizon).", "",
             *levels_table(rows, [name for _, columns, _ in THESIS for name, _ in columns])]
     return "\n".join(out)
 
