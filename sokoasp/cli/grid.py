@@ -10,7 +10,7 @@ from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.cli.options import SECONDS
 from sokoasp.errors import InputError, SokoaspError
 from sokoasp.portfolio.race import choose_members
-from sokoasp.tools.grid.report import csv_table, markdown_table, ratio_table, read_runs_csv, runs_csv, thesis_tables
+from sokoasp.tools.grid.report import AGGREGATES, csv_table, markdown_table, ratio_table, read_runs_csv, runs_csv, thesis_tables
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import PORTFOLIOS, GridSpec, build_spec, load_instances, read_spec
 from sokoasp.tools.grid.store import read_rows
@@ -88,7 +88,7 @@ def grid_run(grid_file: Path | None, database: Path, instances: tuple[Path, ...]
 @click.option("--runs", "runs_path", type=click.Path(path_type=Path),
               help="Read the runs from a CSV of `grid export` instead of a database.")
 @click.option("--out", type=click.Path(path_type=Path), help="Folder for table.md, table.csv and plots.")
-@click.option("--statistic", type=click.Choice(["median", "mean"]), default="median", show_default=True)
+@click.option("--statistic", type=click.Choice(list(AGGREGATES)), default="median", show_default=True)
 @click.option("--compare", nargs=2, help="Two configurations for a per-instance scatter plot.")
 @click.option("--baseline", help="A configuration to report speed-ups against (with --out: a speed-up heatmap).")
 @click.option("--suggest-portfolio", "portfolio_size", type=click.IntRange(1),
