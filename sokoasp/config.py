@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import metadata
+
+from sokoasp.errors import InputError
 
 DEFAULT_MAX_HORIZON = 200
 
@@ -15,19 +17,100 @@ Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
+class PhaseSettings:
+    """A phase's own settings beyond its seconds. A phase that has some subclasses this (frozen),
+    every field with a default of type bool, int, float, str or tuple of str, so that one
+    spelling reads and writes them all (``read_settings``, ``PhaseRun.__str__``); the base has none."""
+
+
+@dataclass(frozen=True, eq=False)
 class PhaseRun:
-    """One phase of a run (a name of ``sokoasp.phases.PHASES``) and its seconds."""
+    """One phase of a run (a name of ``sokoasp.phases.PHASES``), its seconds and its settings
+    (the phase's own type once parsed; the base type stands for the phase's defaults, and runs
+    are equal when they spell the same)."""
 
     name: str
     seconds: float
+    settings: PhaseSettings = PhaseSettings()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PhaseRun) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
 
     def __str__(self) -> str:
-        return f"{self.name}={self.seconds:g}"
+        """``NAME=SECONDS``, then ``:KEY=VALUE,...`` for each setting that is not its default:
+        the spelling ``sokoasp.phases.parse_phase`` reads."""
+        knobs = ",".join(f"{key}={value}" for key, value in changed_settings(self.settings))
+        return f"{self.name}={self.seconds:g}" + (f":{knobs}" if knobs else "")
 
 
-def has_stages(phases: tuple[PhaseRun, ...]) -> bool:
-    """Whether ``phases`` plan in stages (the staged phase is among them)."""
-    return any(run.name == "staged" for run in phases)
+def changed_settings(settings: PhaseSettings) -> list[tuple[str, str]]:
+    """The settings that differ from their defaults as (key, value) texts: keys with hyphens,
+    booleans on/off, tuples joined by +."""
+    return [(known.name.replace("_", "-"), setting_text(getattr(settings, known.name)))
+            for known in fields(settings) if getattr(settings, known.name) != known.default]
+
+
+def setting_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, tuple):
+        return "+".join(value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+SWITCHES = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+
+
+def read_settings(kind: type[PhaseSettings], given: dict[str, object], phase: str) -> PhaseSettings:
+    """Settings of type ``kind`` from ``given`` (keys with hyphens or underscores; values as
+    texts, or TOML values), each converted to its default's type; raises InputError naming the
+    phase and the setting."""
+    known = {item.name: item for item in fields(kind)}
+    values: dict[str, object] = {}
+    for key, value in given.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            names = ", ".join(n.replace("_", "-") for n in known) or "none but its seconds"
+            raise InputError(f"phase {phase!r} has no setting {key!r} (its settings: {names})")
+        values[name] = setting_value(known[name].default, value, f"phase {phase!r}, setting {key!r}")
+    return kind(**values)
+
+
+def setting_value(default: object, value: object, where: str) -> object:
+    """``value`` as the type of ``default`` (raises InputError saying what it must be)."""
+    if isinstance(default, bool):
+        converted = SWITCHES.get(value.lower()) if isinstance(value, str) else value if isinstance(value, bool) else None
+        if converted is None:
+            raise InputError(f"{where} must be on or off, not {value!r}")
+        return converted
+    if isinstance(default, tuple):
+        parts = value.split("+") if isinstance(value, str) else value
+        if not isinstance(parts, list | tuple) or not all(isinstance(p, str) and p.strip() for p in parts):
+            raise InputError(f"{where} must be names joined by +, not {value!r}")
+        return tuple(p.strip() for p in parts)
+    if isinstance(default, int | float):
+        return number_setting(default, value, where)
+    if not isinstance(value, str):
+        raise InputError(f"{where} must be a text, not {value!r}")
+    return value
+
+
+def number_setting(default: int | float, value: object, where: str) -> int | float:
+    """A whole number (for an int default) or a finite number, from 0 to 10^9."""
+    whole = isinstance(default, int)
+    what = "a whole number" if whole else "a number"
+    if isinstance(value, str) and len(value) <= 20 and value.strip().isascii():
+        try:
+            value = int(value) if whole else float(value)
+        except ValueError:
+            pass
+    fits = isinstance(value, int) if whole else isinstance(value, int | float)
+    if isinstance(value, bool) or not fits or not 0 <= value <= 1e9:  # type: ignore[operator]
+        raise InputError(f"{where} must be {what} from 0 to 10^9, not {value!r}")
+    return value  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -41,24 +124,17 @@ class SolveConfig:
     time_limit: float | None = None  # seconds; soft (solving only)
     clingo_args: tuple[str, ...] = ()
     phases: tuple[PhaseRun, ...] = ()  # run in this order before the horizon loop; the first plan wins
-    stage_encoding: str | None = None  # the family of the stages, or several in turn: "push-macro+push-route"
-    end_game: bool = True  # stages: the last few boxes by a search in Python (sokoasp.sokoban.end_game)
     interleave: int = 1  # jump families: how many horizons are asked in turn (1: one after another)
     descend: bool = False  # push-jump: max_horizon first, then one push fewer than each plan, to a refutation
 
-    @property
-    def stage_families(self) -> tuple[str, ...]:
-        """The push families the stages of a staged search run in, taking turns pass by pass
-        (default: the encoding's own)."""
-        return tuple(self.stage_encoding.split("+")) if self.stage_encoding else (self.encoding,)
+    def phase(self, name: str) -> PhaseRun | None:
+        """The run of phase ``name`` in this configuration, or None if it does not run."""
+        return next((run for run in self.phases if run.name == name), None)
 
     def seconds(self, phase: str) -> float | None:
         """The seconds of ``phase`` in this run, or None if it does not run."""
-        return next((run.seconds for run in self.phases if run.name == phase), None)
-
-    def has_stages(self) -> bool:
-        """Whether a phase of this run plans in stages (staged solving)."""
-        return has_stages(self.phases)
+        run = self.phase(phase)
+        return None if run is None else run.seconds
 
     def describe(self) -> dict[str, object]:
         return {
@@ -71,8 +147,6 @@ class SolveConfig:
             "time_limit": self.time_limit,
             "clingo_args": list(self.clingo_args),
             "phases": [str(run) for run in self.phases],
-            "stage_encoding": self.stage_encoding,
-            "end_game": self.end_game,
             "interleave": self.interleave,
             "descend": self.descend,
             "clingo": version_of("clingo"),

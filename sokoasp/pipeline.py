@@ -12,17 +12,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding
+from sokoasp.asp.encodings import Encoding
 from sokoasp.asp.fast_downward import solve_fast_downward
-from sokoasp.asp.horizon_loops import DESCENDING_FAMILIES, first_horizon, loop_start, probe_seconds, probes_bound, run_loop
-from sokoasp.asp.session import check_clingo_args
-from sokoasp.asp.staged import loop_config
-from sokoasp.asp.strategies import check_supported
+from sokoasp.asp.horizon_loops import first_horizon, loop_start, probe_seconds, probes_bound, run_loop
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import count_pushes, replay
 from sokoasp.config import DEFAULT_MAX_HORIZON, Clock, PhaseRun, Progress, SolveConfig
-from sokoasp.errors import InputError
-from sokoasp.phases import PHASES, PhaseContext, PhaseOutcome, check_phases
+from sokoasp.configure import check_config
+from sokoasp.phases import PHASES, PhaseContext, PhaseOutcome, loop_config
 from sokoasp.result import PhaseReport, Result, Status
 from sokoasp.sokoban.analysis import unsolvable_reason
 from sokoasp.sokoban.pairs import dead_pair_reason
@@ -30,28 +27,6 @@ from sokoasp.sokoban.pairs import dead_pair_reason
 Reports = Callable[[PhaseReport], None]  # hears each phase's report as the phase ends
 
 __all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Reports", "SolveConfig", "check_config", "solve", "validate"]
-
-
-def check_config(config: SolveConfig) -> Encoding:
-    """Refuse a configuration that cannot run (raises InputError), before any work starts."""
-    encoding = get_encoding(config.encoding)
-    if not encoding.incremental and config.horizon is None:
-        raise InputError(f"encoding {encoding.name!r} needs a horizon: give --horizon N or #const horizon in the file")
-    if config.interleave > 1 and not encoding.jumps:
-        raise InputError(f"--interleave needs a jump family (its horizon h admits every plan of up to h steps: "
-                         f"{', '.join(e.name for e in ENCODINGS.values() if e.jumps)}), not {encoding.name!r}")
-    if config.descend and encoding.name not in DESCENDING_FAMILIES:
-        raise InputError(f"--descend needs a family whose horizon h admits every plan of up to h of its unit "
-                         f"({', '.join(DESCENDING_FAMILIES)}), not {encoding.name!r}")
-    if config.stage_encoding and not config.has_stages():
-        raise InputError("a stage encoding names the family of the stages: add the phase staged too")
-    if not config.end_game and not config.has_stages():
-        raise InputError("turning the end game off is for staged solving: add the phase staged too")
-    if not config.has_stages() or config.stage_families == (encoding.name,):
-        check_supported(config.strategies, encoding.name)
-    check_phases(config)
-    check_clingo_args(config.clingo_args)
-    return encoding
 
 
 def solve(level: Level, config: SolveConfig, progress: Progress | None = None, reports: Reports | None = None) -> Result:
@@ -74,8 +49,7 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, r
             reports(outcome.report)
         if outcome.plan is not None:
             return validate(level, phase_result(config, clock, run.name, outcome, done))
-    loop = loop_config(config) if config.has_stages() else config
-    result = run_loop(level, encoding, loop, clock, progress)
+    result = run_loop(level, encoding, loop_config(config), clock, progress)
     return validate(level, replace(result, config=config.describe(), phases=done))
 
 
@@ -85,7 +59,8 @@ def run_phase(level: Level, encoding: Encoding, config: SolveConfig, clock: Cloc
     seconds = clock.capped(run.seconds)
     if phase.uses_idle_loop_time:
         seconds = with_idle_loop_time(level, encoding, config, clock, seconds, progress)
-    return phase.run(level, PhaseContext(config, clock, seconds, progress, later, partial(solve, progress=progress)))
+    context = PhaseContext(config, clock, seconds, phase.settings_of(run), progress, later, partial(solve, progress=progress))
+    return phase.run(level, context)
 
 
 def with_idle_loop_time(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, seconds: float,

@@ -13,7 +13,7 @@ LAYERS = [
     {"cli", "__main__", "__init__"},
     {"tools"},
     {"portfolio"},
-    {"pipeline", "worker"},
+    {"pipeline", "worker", "configure"},
     {"phases"},
     {"asp"},
     {"sokoban"},

@@ -46,10 +46,10 @@ STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the e
 PUSH_SEQUENCE_FAMILIES = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
 
 
-def room_family(config: SolveConfig) -> str:
-    """The family the stages run in: the first of the configuration's stage families (and then
-    its own) whose models are push sequences, else push-macro."""
-    for family in (*config.stage_families, config.encoding):
+def room_family(config: SolveConfig, families: tuple[str, ...]) -> str:
+    """The family the stages run in: the first of the stage ``families`` (and then the
+    configuration's own) whose models are push sequences, else push-macro."""
+    for family in (*families, config.encoding):
         if family in PUSH_SEQUENCE_FAMILIES:
             return family
     return "push-macro"
@@ -96,9 +96,9 @@ class RoomStages:
     stage time of the one before and ends after ``pass_stages`` stage times (``ROOM_STAGES``), and makes random
     decisions of its own (``Bands.randomize``)."""
 
-    def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock) -> None:
+    def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock, family: str) -> None:
         self.level, self.room, self.clock = level, room, clock
-        self.encoding = get_encoding(room_family(config))
+        self.encoding = get_encoding(family)
         stage_config = SolveConfig(encoding=self.encoding.name, strategies=STAGE_STRATEGIES, max_horizon=config.max_horizon)
         facts = stage_facts(level, room)
         self.bands = Bands(lambda clock: RoomControl(level, room, self.encoding, stage_config, clock, facts), clock)
@@ -421,13 +421,14 @@ def play_pushes(floor: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
     return frozenset(now), player
 
 
-def solve_room_stages(level: Level, config: SolveConfig, clock: Clock) -> tuple[str | None, str, str]:
-    """A LURD plan for ``level`` by room stages, or None and why not; and, without a plan, the
-    moves to a state with the most boxes the stages brought in (empty if none)."""
+def solve_room_stages(level: Level, config: SolveConfig, families: tuple[str, ...], clock: Clock) -> tuple[str | None, str, str]:
+    """A LURD plan for ``level`` by room stages in the first of ``families`` that fits
+    (``room_family``), or None and why not; and, without a plan, the moves to a state with the
+    most boxes the stages brought in (empty if none)."""
     room = find_entrance_room(level)
     if room is None:
         return None, "none that goal macros can fill", ""
-    stages = RoomStages(level, room, config, clock)
+    stages = RoomStages(level, room, config, clock, room_family(config, families))
     pushes = stages.run()
     entrances = ", ".join(str(cell) for cell in room.entrances)
     proofs = sum(traps.proofs for traps in stages.traps.values())

@@ -88,17 +88,16 @@ def check_staged(encoding: Encoding) -> None:
         raise InputError(f"the staged phase needs a push family (push, push-jump, push-macro, ..., pull-route), not {encoding.name!r}")
 
 
-def check_stage_families(config: SolveConfig) -> None:
-    for family in config.stage_families:
+def check_stage_families(families: tuple[str, ...]) -> None:
+    for family in families:
         check_staged(get_encoding(family))
 
 
-def check_stage_strategies(config: SolveConfig) -> None:
+def check_stage_strategies(config: SolveConfig, families: tuple[str, ...]) -> None:
     """With staged solving a strategy serves the phases whose family supports it: the horizon
-    loop, or the stages of some family (if it holds for any goal count). One that serves none
-    is refused."""
-    check_stage_families(config)
-    loop, families = get_encoding(config.encoding), config.stage_families
+    loop, or the stages of some family in ``families`` (if it holds for any goal count). One
+    that serves none is refused."""
+    loop = get_encoding(config.encoding)
     for name in config.strategies:
         strategy = get_strategy(name)
         stages = name in STAGE_STRATEGIES and any(family in strategy.encodings for family in families)
@@ -107,10 +106,9 @@ def check_stage_strategies(config: SolveConfig) -> None:
                              f"horizon loop ({loop.name}) (it supports {', '.join(strategy.encodings)})")
 
 
-def loop_config(config: SolveConfig) -> SolveConfig:
-    """The configuration of the horizon loop after the stages: the strategies its family supports."""
-    kept = tuple(name for name in config.strategies if config.encoding in get_strategy(name).encodings)
-    return replace(config, strategies=kept)
+def loop_strategies(config: SolveConfig) -> tuple[str, ...]:
+    """The strategies of the horizon loop after the stages: those its family supports."""
+    return tuple(name for name in config.strategies if config.encoding in get_strategy(name).encodings)
 
 
 def stage_config(config: SolveConfig, family: str) -> SolveConfig:
@@ -118,15 +116,16 @@ def stage_config(config: SolveConfig, family: str) -> SolveConfig:
     count and that family supports."""
     kept = tuple(name for name in config.strategies
                  if name in STAGE_STRATEGIES and family in get_strategy(name).encodings)
-    return replace(config, encoding=family, strategies=kept, phases=(), stage_encoding=None)
+    return replace(config, encoding=family, strategies=kept, phases=())
 
 
 class StagedSearch:
     """A staged search in one push family (``config.encoding``, see ``stage_config``)."""
 
-    def __init__(self, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> None:
+    def __init__(self, config: SolveConfig, clock: Clock, budget: float, progress: Progress, end_game: bool = True) -> None:
         self.schedule = SCHEDULE
         self.config = config
+        self.use_end_game = end_game  # the last few boxes by the end game's search in Python
         self.clock = clock
         self.began = time.perf_counter()
         self.deadline = self.began + budget
@@ -195,11 +194,11 @@ class StagedSearch:
             self.outcome.most_home, self.outcome.nearest_home = placed, state
         if placed == len(state.goals) and (home is None or home in player_region(state.floor, state.boxes, state.player)):
             return StagePlan()
-        if not first and self.config.end_game and (end := self.end_game(state, home)) is not None:
+        if not first and self.use_end_game and (end := self.end_game(state, home)) is not None:
             return end
         stages_before = self.outcome.stages_solved
         plan = self.stages_from(state, home, first)
-        if plan is None and first and home is None and self.config.end_game and self.outcome.stages_solved == stages_before:
+        if plan is None and first and home is None and self.use_end_game and self.outcome.stages_solved == stages_before:
             return self.end_game(state, home, from_start=True)
         return plan
 
@@ -315,12 +314,14 @@ class StagedSearch:
         return found
 
 
-def solve_staged(level: Level, config: SolveConfig, clock: Clock, budget: float, progress: Progress) -> StagedOutcome:
-    """Search for a plan stage by stage for at most ``budget`` seconds (and the clock's limit).
-    With several stage families, each keeps a search (and a clingo session) of its own, and they
-    take turns pass by pass, so each family's stage time grows as it would alone."""
-    check_stage_families(config)
-    searches = [StagedSearch(stage_config(config, family), clock, budget, progress) for family in config.stage_families]
+def solve_staged(level: Level, config: SolveConfig, families: tuple[str, ...], end_game: bool, clock: Clock, budget: float,
+                 progress: Progress) -> StagedOutcome:
+    """Search for a plan stage by stage in ``families`` for at most ``budget`` seconds (and the
+    clock's limit), ``end_game``: with the end game in Python. With several stage families,
+    each keeps a search (and a clingo session) of its own, and they take turns pass by pass, so
+    each family's stage time grows as it would alone."""
+    check_stage_families(families)
+    searches = [StagedSearch(stage_config(config, family), clock, budget, progress, end_game) for family in families]
     outcome = StagedOutcome(None)
     active = list(searches)
     while active and outcome.plan is None:

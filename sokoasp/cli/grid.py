@@ -8,6 +8,8 @@ import click
 
 from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.cli.options import SECONDS
+from sokoasp.config import SolveConfig
+from sokoasp.configure import HORIZON_MAX
 from sokoasp.errors import InputError, SokoaspError
 from sokoasp.portfolio.race import choose_members
 from sokoasp.tools.grid.report import AGGREGATES, csv_table, markdown_table, ratio_table, read_runs_csv, runs_csv, thesis_tables
@@ -59,7 +61,7 @@ def grid() -> None:
               help="Without GRID_FILE: a strategy set, comma-separated, 'none' for none (repeatable).")
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per run.")
 @click.option("--memory-limit", type=click.IntRange(1, 10**7), help="MB per run.")
-@click.option("--max-horizon", type=click.IntRange(0), default=300, show_default=True)
+@click.option("--max-horizon", type=click.IntRange(0, HORIZON_MAX), default=SolveConfig.max_horizon, show_default=True)
 @click.option("--start-factor", "start_factors", multiple=True, type=click.IntRange(1),
               help="Without GRID_FILE: first horizon = N x the proven lower bound (repeatable; default 1).")
 @click.option("--executor", default="local", show_default=True,
@@ -154,7 +156,7 @@ def ratios(rows: list[dict], baseline: str) -> str:
 @click.option("--levels", "selection", help="Which levels of a collection, e.g. 1-20,31.")
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per run.")
 @click.option("--memory-limit", type=click.IntRange(1, 10**7), default=8000, show_default=True, help="MB per run.")
-@click.option("--max-horizon", type=click.IntRange(0), default=400, show_default=True)
+@click.option("--max-horizon", type=click.IntRange(0, HORIZON_MAX), default=SolveConfig.max_horizon, show_default=True)
 @click.option("--db", "database", type=click.Path(path_type=Path), default=Path("bench.sqlite"), show_default=True,
               help="Results database; rerunning resumes.")
 @click.option("--csv", "csv_path", type=click.Path(path_type=Path), default=Path("bench.csv"), show_default=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import click
 
 from sokoasp.asp.encodings import ENCODINGS, get_encoding
@@ -9,8 +11,8 @@ from sokoasp.asp.horizon_loops import probes_the_bound
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.cli.options import SECONDS
 from sokoasp.cli.output import table
-from sokoasp.config import SolveConfig
-from sokoasp.phases import PHASES
+from sokoasp.config import SolveConfig, setting_text
+from sokoasp.phases import PHASES, staged
 from sokoasp.portfolio.members import members_for
 
 
@@ -36,14 +38,20 @@ def list_strategies() -> None:
 
 @click.command(name="phases")
 def list_phases() -> None:
-    """List the phases that may run before the horizon loop (`solve --phase NAME[=SECONDS]`).
+    """List the phases that may run before the horizon loop, with their settings and defaults.
 
-    No phase calls its plan optimal; a plan found by a Python phase says so.
+    A phase is given as NAME[=SECONDS][:KEY=VALUE,...], in `solve --phase`, grid files and
+    members.toml alike. No phase calls its plan optimal; a plan found by a Python phase says so.
+
+    \b
+    Example:
+      sokoasp solve -e push-route -p goal-room=10 -p staged=25:families=push-macro+pull-route LEVEL
     """
-    rows = [("name", "kind", "soundness", "default s", "what it does")]
+    rows = [("name", "kind", "soundness", "default s", "settings (default)", "what it does")]
     for phase in PHASES.values():
         kind = "Python" if phase.kind == "python" else "ASP"
-        rows.append((phase.name, kind, phase.soundness, f"{phase.default_seconds:g}", phase.summary))
+        settings = ", ".join(f"{item.name.replace('_', '-')}={setting_text(item.default) or '-'}" for item in fields(phase.settings))
+        rows.append((phase.name, kind, phase.soundness, f"{phase.default_seconds:g}", settings or "-", phase.summary))
     click.echo(table(rows))
 
 
@@ -61,11 +69,17 @@ def list_portfolio(time_limit: float | None) -> None:
     """
     rows = [("member", "encoding", "strategies", "first horizon", "phases, in order", "stages")]
     for number, member in enumerate(members_for(time_limit), start=1):
-        stages = " and ".join(member.stage_families) + (" in turn" if len(member.stage_families) > 1 else "")
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", first_horizon(member),
-                     ", ".join(f"{run.name} {run.seconds:g} s" for run in member.phases) or "none",
-                     stages if member.has_stages() else "-"))
+                     ", ".join(f"{run.name} {run.seconds:g} s" for run in member.phases) or "none", stages_of(member)))
     click.echo(table(rows))
+
+
+def stages_of(member: SolveConfig) -> str:
+    """The push families of a member's stages ("-": it has no staged phase)."""
+    families = staged.stage_families(member)
+    if not families:
+        return "-"
+    return " and ".join(families) + (" in turn" if len(families) > 1 else "")
 
 
 def first_horizon(member: SolveConfig) -> str:

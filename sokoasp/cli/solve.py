@@ -14,7 +14,8 @@ from sokoasp.board.level import Level
 from sokoasp.board.loading import load_level
 from sokoasp.cli.options import level_argument, limits, output
 from sokoasp.cli.output import EXIT_CODES_HELP, render
-from sokoasp.config import DEFAULT_MAX_HORIZON, PhaseRun, SolveConfig
+from sokoasp.config import PhaseRun, SolveConfig
+from sokoasp.configure import HORIZON_MAX, config_from_table
 from sokoasp.errors import InputError
 from sokoasp.phases import PHASES, parse_phases
 from sokoasp.pipeline import solve
@@ -36,25 +37,24 @@ def phase_runs(context: click.Context, parameter: click.Parameter, texts: tuple[
               metavar="FAMILY", help="Encoding family (`sokoasp encodings`).")
 @click.option("--strategy", "-s", "strategies", multiple=True, type=click.Choice(list(STRATEGIES), case_sensitive=False),
               metavar="NAME", help="Strategy module; repeat to combine (`sokoasp strategies`).")
-@click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=SECONDS]", callback=phase_runs,
-              help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}; `sokoasp phases`).")
-@click.option("--horizon", type=click.IntRange(0, 100_000), help="Fixed-horizon encodings: the plan length (default: the file's).")
-@click.option("--min-horizon", type=click.IntRange(0, 100_000), default=0, help="First horizon asked (above the bound: not optimal).")
+@click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=SECONDS][:KEY=VALUE,...]", callback=phase_runs,
+              help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}), with its own settings, "
+                   "e.g. staged=25:families=push-macro+pull-route,end-game=off (`sokoasp phases`).")
+@click.option("--horizon", type=click.IntRange(0, HORIZON_MAX), help="Fixed-horizon encodings: the plan length (default: the file's).")
+@click.option("--min-horizon", type=click.IntRange(0, HORIZON_MAX), default=0, help="First horizon asked (above the bound: not optimal).")
 @click.option("--start-factor", type=click.IntRange(1, 1000), default=1,
               help="First horizon = N x the proven lower bound (above 1: not optimal).")
-@click.option("--max-horizon", type=click.IntRange(0, 100_000), default=DEFAULT_MAX_HORIZON, show_default=True,
+@click.option("--max-horizon", type=click.IntRange(0, HORIZON_MAX), default=SolveConfig.max_horizon, show_default=True,
               help="Give up after this horizon.")
 @click.option("--interleave", type=click.IntRange(1, 100), default=1, metavar="N",
               help="Jump families: ask N horizons in turn, in time slices.")
 @click.option("--descend", is_flag=True, help="push-jump: from --max-horizon down to a refutation.")
-@click.option("--stage-encoding", metavar="FAMILY[+FAMILY]", help="The stages' push families, taking turns.")
-@click.option("--no-end-game", is_flag=True, help="Stages: every box planned by clingo, none by the end game in Python.")
 @click.option("--clingo-arg", "clingo_args", multiple=True, help="A clingo option, e.g. --clingo-arg=--configuration=crafty.")
 @limits
 @output
 def solve_command(level_file: Path, which: str | None, encoding: str, strategies: tuple[str, ...], phases: tuple[PhaseRun, ...],
                   horizon: int | None, min_horizon: int, start_factor: int, max_horizon: int, interleave: int,
-                  descend: bool, stage_encoding: str | None, no_end_game: bool, clingo_args: tuple[str, ...],
+                  descend: bool, clingo_args: tuple[str, ...],
                   time_limit: float | None, memory_limit: int | None, as_json: bool, verbose: bool) -> None:
     """Solve one level (.lp facts, or .sok/.xsb text) and print a plan the simulator replayed.
 
@@ -73,16 +73,17 @@ def solve_command(level_file: Path, which: str | None, encoding: str, strategies
                                                                  (long plans: one slide a step)
       sokoasp solve -e push-macro -s dead -s freeze -p box-search=10 -p staged=30 --time-limit 60 LEVEL
                                                                  (Python search, then stages)
+      sokoasp solve -e push-route -s dead -p staged=30:families=push-macro+pull-route,end-game=off LEVEL
+                                                                 (stages both ways, all by clingo)
       sokoasp solve -e push-jump -s dead -s freeze -s bound --max-horizon 40 --descend LEVEL
     To race the portfolio or prove a plan push-optimal: `sokoasp race --help`.
     """
     loaded = load_level(level_file, which)
-    config = SolveConfig(
-        encoding=encoding, strategies=tuple(s.lower() for s in strategies),
-        horizon=horizon if horizon is not None else loaded.horizon, min_horizon=min_horizon,
-        start_factor=start_factor, max_horizon=max_horizon, clingo_args=clingo_args, phases=phases,
-        stage_encoding=stage_encoding, end_game=not no_end_game, interleave=interleave, descend=descend,
-    )
+    config = config_from_table({
+        "encoding": encoding, "strategies": strategies, "horizon": horizon if horizon is not None else loaded.horizon,
+        "min_horizon": min_horizon, "start_factor": start_factor, "max_horizon": max_horizon, "clingo_args": clingo_args,
+        "phases": [str(run) for run in phases], "interleave": interleave, "descend": descend,
+    })
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if time_limit is not None or memory_limit is not None:

@@ -5,45 +5,76 @@ phase is one module here plus one line below. A run lists its phases in order
 
 from __future__ import annotations
 
-from sokoasp.config import PhaseRun, SolveConfig
+from sokoasp.config import PhaseRun, SolveConfig, read_settings
 from sokoasp.errors import InputError
 from sokoasp.phases import box_search, goal_room, room_search, staged
 from sokoasp.phases.base import Phase, PhaseContext, PhaseOutcome
 
 PHASES: dict[str, Phase] = {phase.name: phase for phase in (
-    Phase(box_search.NAME, "python", True, box_search.Settings.seconds,
-          "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut", box_search.run),
-    Phase(room_search.NAME, "python", False, room_search.Settings.seconds,
+    Phase(box_search.NAME, "python", True, box_search.SECONDS,
+          "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut", box_search.run,
+          settings=box_search.Settings),
+    Phase(room_search.NAME, "python", False, room_search.SECONDS,
           "the same with goal-room entries as macros, for goals in a room with 1-3 entrances", room_search.run),
-    Phase(goal_room.NAME, "asp", False, goal_room.Settings.seconds,
+    Phase(goal_room.NAME, "asp", False, goal_room.SECONDS,
           "the level with its goal room packed by goal macros, or room stages box by box", goal_room.run),
-    Phase(staged.NAME, "asp", False, staged.Settings.seconds,
+    Phase(staged.NAME, "asp", False, staged.SECONDS,
           "stages of short plans, one more box on a goal each, with an end game in Python", staged.run,
-          check=staged.check, uses_idle_loop_time=True),
+          settings=staged.Settings, check=staged.check, loop_config=staged.loop_config, checks_strategies=True,
+          uses_idle_loop_time=True),
 )}
 
-__all__ = ["PHASES", "Phase", "PhaseContext", "PhaseOutcome", "check_phases", "parse_phase", "parse_phases"]
+__all__ = ["PHASES", "Phase", "PhaseContext", "PhaseOutcome", "check_phases", "checks_strategies", "loop_config", "parse_phase",
+           "parse_phases"]
+
+SPELLING = "NAME[=SECONDS][:KEY=VALUE,...]"
 
 
-def parse_phase(text: str) -> PhaseRun:
-    """``NAME`` or ``NAME=SECONDS`` (a registry name; seconds above 0, finite): a phase run."""
-    name, _, seconds = text.strip().partition("=")
+def parse_phase(given: str | dict[str, object]) -> PhaseRun:
+    """A phase run from its text, ``NAME[=SECONDS][:KEY=VALUE,...]`` (``staged=25:families=
+    push-macro+pull-route,end-game=off``), or from a TOML table with ``name``, ``seconds`` and
+    the settings as keys. Seconds above 0 and below 10^7; the settings those of the phase."""
+    if isinstance(given, dict):
+        table = dict(given)
+        name, seconds = table.pop("name", None), table.pop("seconds", None)
+        if not isinstance(name, str):
+            raise InputError(f"a phase table needs a name (one of {', '.join(PHASES)}), not {given!r}")
+        return phase_run(name, seconds, table)
+    if not isinstance(given, str):
+        raise InputError(f"a phase is {SPELLING} or a table, not {given!r}")
+    head, _, knobs = given.strip().partition(":")
+    name, _, seconds = head.partition("=")
+    pairs = [item.partition("=") for item in knobs.split(",")] if knobs else []
+    if any(not key.strip() or not sign for key, sign, _ in pairs):
+        raise InputError(f"phase {name!r}: settings are KEY=VALUE pairs joined by commas, not {knobs!r}")
+    return phase_run(name.strip(), seconds.strip() or None, {key.strip(): value.strip() for key, _, value in pairs})
+
+
+def phase_run(name: str, seconds: object, settings: dict[str, object]) -> PhaseRun:
     if name not in PHASES:
         raise InputError(f"unknown phase {name!r}: choose from {', '.join(PHASES)} (see `sokoasp phases`)")
-    if not seconds:
-        return PhaseRun(name, PHASES[name].default_seconds)
+    phase = PHASES[name]
+    return PhaseRun(name, phase_seconds(name, seconds, phase.default_seconds), read_settings(phase.settings, settings, name))
+
+
+def phase_seconds(name: str, seconds: object, default: float) -> float:
+    """Seconds above 0 and below 10^7 (also refuses nan and inf), from a text or a number."""
+    if seconds is None:
+        return default
     try:
-        value = float(seconds)
+        value = float(seconds) if isinstance(seconds, str | int | float) and not isinstance(seconds, bool) else None
     except ValueError:
-        raise InputError(f"phase {name!r}: seconds must be a number, not {seconds!r}") from None
-    if not 0 < value < 1e7:  # also refuses nan and inf
+        value = None
+    if value is None:
+        raise InputError(f"phase {name!r}: seconds must be a number, not {seconds!r}")
+    if not 0 < value < 1e7:
         raise InputError(f"phase {name!r}: seconds must be above 0 and below 10^7, not {seconds}")
-    return PhaseRun(name, value)
+    return value
 
 
-def parse_phases(texts: list[str] | tuple[str, ...]) -> tuple[PhaseRun, ...]:
-    """Phase runs from their texts, each phase at most once."""
-    runs = tuple(parse_phase(text) for text in texts)
+def parse_phases(given: list | tuple) -> tuple[PhaseRun, ...]:
+    """Phase runs from their texts or tables, each phase at most once."""
+    runs = tuple(parse_phase(item) for item in given)
     names = [run.name for run in runs]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
@@ -55,4 +86,19 @@ def check_phases(config: SolveConfig) -> None:
     """Refuse phases that cannot run in ``config`` (raises InputError), before any work starts."""
     parse_phases([str(run) for run in config.phases])
     for run in config.phases:
-        PHASES[run.name].check(config)
+        phase = PHASES[run.name]
+        phase.check(config, phase.settings_of(run))
+
+
+def loop_config(config: SolveConfig) -> SolveConfig:
+    """The configuration of the horizon loop after the phases of ``config``, as each phase
+    leaves it (a phase may keep strategies that serve it alone out of the loop)."""
+    for run in config.phases:
+        phase = PHASES[run.name]
+        config = phase.loop_config(config, phase.settings_of(run))
+    return config
+
+
+def checks_strategies(config: SolveConfig) -> bool:
+    """Whether a phase of ``config`` decides which strategies it may name."""
+    return any(PHASES[run.name].checks_strategies for run in config.phases)

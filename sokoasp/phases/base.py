@@ -8,19 +8,21 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sokoasp.board.level import Level
-from sokoasp.config import Clock, PhaseRun, Progress, SolveConfig
+from sokoasp.config import Clock, PhaseRun, PhaseSettings, Progress, SolveConfig
 from sokoasp.result import PhaseReport, Result
 
 
 @dataclass(frozen=True)
 class PhaseContext:
     """A phase's run: the configuration, the run's clock, this phase's ``seconds`` (already capped
-    by the clock), the phases after it, and the pipeline itself for a phase that solves a
-    simpler level (``solve``: the pipeline's own entry, so no phase imports the pipeline)."""
+    by the clock) and ``settings`` (of the phase's own type), the phases after it, and the
+    pipeline itself for a phase that solves a simpler level (``solve``: the pipeline's own
+    entry, so no phase imports the pipeline)."""
 
     config: SolveConfig
     clock: Clock
     seconds: float
+    settings: PhaseSettings
     progress: Progress
     later: tuple[PhaseRun, ...]
     solve: Callable[[Level, SolveConfig], Result]
@@ -40,8 +42,12 @@ class PhaseOutcome:
 class Phase:
     """A registry entry: one way of finding a plan before (or instead of) the horizon loop.
     ``complete``: it finds a plan whenever one exists, given its seconds and its state limit.
-    No phase calls its plan optimal. ``uses_idle_loop_time``: it also gets the time of a horizon
-    loop that would ask no horizon (its first is above the maximum)."""
+    No phase calls its plan optimal. ``settings``: the type of its own settings. ``check``
+    refuses a configuration it cannot run in (raises InputError); ``loop_config`` is the
+    configuration of the horizon loop after it; ``checks_strategies``: its check decides which
+    strategies the run may name (they may serve the phase rather than the loop).
+    ``uses_idle_loop_time``: it also gets the time of a horizon loop that would ask no horizon
+    (its first is above the maximum)."""
 
     name: str
     kind: Literal["python", "asp"]
@@ -49,8 +55,15 @@ class Phase:
     default_seconds: float
     summary: str
     run: Callable[[Level, PhaseContext], PhaseOutcome]
-    check: Callable[[SolveConfig], None] = lambda config: None
+    settings: type[PhaseSettings] = PhaseSettings
+    check: Callable[[SolveConfig, PhaseSettings], None] = lambda config, settings: None
+    loop_config: Callable[[SolveConfig, PhaseSettings], SolveConfig] = lambda config, settings: config
+    checks_strategies: bool = False
     uses_idle_loop_time: bool = False
+
+    def settings_of(self, run: PhaseRun) -> PhaseSettings:
+        """The settings of ``run``, a run of this phase: its own, or the defaults."""
+        return run.settings if isinstance(run.settings, self.settings) else self.settings()
 
     @property
     def soundness(self) -> str:

@@ -7,23 +7,19 @@ solutions, never optimal; a level without such a room leaves at once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from sokoasp.asp.encodings import get_encoding
 from sokoasp.asp.room_stages import solve_room_stages
 from sokoasp.board.level import Level
 from sokoasp.config import Clock, SolveConfig
+from sokoasp.phases import staged
 from sokoasp.phases.base import PhaseContext, PhaseOutcome
 from sokoasp.result import PhaseReport
 from sokoasp.sokoban.goal_room import find_goal_room
 from sokoasp.sokoban.pushes import pushes_plan
 
 NAME = "goal-room"
-
-
-@dataclass(frozen=True)
-class Settings:
-    seconds: float = 10.0  # the level with macros is small: most goal-room levels take under a second
+SECONDS = 10.0  # the level with macros is small: most goal-room levels take under a second
 
 
 def run(level: Level, context: PhaseContext) -> PhaseOutcome:
@@ -45,7 +41,8 @@ def run(level: Level, context: PhaseContext) -> PhaseOutcome:
 def by_room_stages(level: Level, context: PhaseContext) -> PhaseOutcome:
     """Room stages for up to the phase's seconds: the room may need two or three entrances."""
     stages_clock = Clock(limit=context.seconds)
-    plan, note, farthest = solve_room_stages(level, context.config, stages_clock)
+    families = staged.families_of(context.config, staged.settings_in(context.config) or staged.Settings())
+    plan, note, farthest = solve_room_stages(level, context.config, families, stages_clock)
     context.clock.add(stages_clock)
     context.progress(f"goal room: {note}")
     return PhaseOutcome(plan, PhaseReport(NAME, note, farthest if plan is None else ""))
@@ -55,11 +52,9 @@ def room_config(context: PhaseContext) -> SolveConfig:
     """The configuration for the level with macros: the phase's seconds long, the phases after
     this one, and its stages in the forward families of the configuration alone (backward ones
     only if it has no other)."""
-    config = context.config
-    simpler = replace(config, phases=context.later, time_limit=context.seconds)
-    if not simpler.has_stages():
-        return replace(simpler, stage_encoding=None, end_game=True)
-    forward = [family for family in config.stage_families if not get_encoding(family).reverse]
-    if config.stage_encoding is None or not forward:
+    simpler = replace(context.config, phases=context.later, time_limit=context.seconds)
+    settings = staged.settings_in(simpler)
+    if settings is None:
         return simpler
-    return replace(simpler, stage_encoding="+".join(forward))
+    forwards = staged.forwards_only(simpler, settings)
+    return replace(simpler, phases=tuple(replace(run, settings=forwards) if run.name == staged.NAME else run for run in simpler.phases))

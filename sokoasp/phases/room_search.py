@@ -6,19 +6,13 @@ leaves at once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sokoasp.board.level import Level
 from sokoasp.phases.base import PhaseContext, PhaseOutcome
 from sokoasp.result import PhaseReport
 from sokoasp.sokoban.room_search import room_search_plan
 
 NAME = "room-search"
-
-
-@dataclass(frozen=True)
-class Settings:
-    seconds: float = 40.0  # a level that needs a parked box takes tens of seconds; others finish early
+SECONDS = 40.0  # a level that needs a parked box takes tens of seconds; others finish early
 
 
 def run(level: Level, context: PhaseContext) -> PhaseOutcome:

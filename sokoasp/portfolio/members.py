@@ -10,10 +10,7 @@ from importlib import resources
 from typing import Any
 
 from sokoasp.config import PhaseRun, SolveConfig
-from sokoasp.errors import InputError
-from sokoasp.phases import parse_phases
-
-MEMBER_KEYS = {"encoding", "strategies", "start_factor", "max_horizon", "phases", "stage_encoding"}
+from sokoasp.configure import config_from_table
 
 
 @dataclass(frozen=True)
@@ -41,13 +38,8 @@ def default_members() -> tuple[SolveConfig, ...]:
 
 
 def member_config(table: dict[str, Any]) -> SolveConfig:
-    """One member's configuration from its TOML table."""
-    unknown = set(table) - MEMBER_KEYS
-    if unknown:
-        raise InputError(f"members.toml: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(MEMBER_KEYS))})")
-    return SolveConfig(encoding=table["encoding"], strategies=tuple(table.get("strategies", ())),
-                       start_factor=table.get("start_factor", 1), max_horizon=table.get("max_horizon", 200),
-                       phases=parse_phases(table.get("phases", ())), stage_encoding=table.get("stage_encoding"))
+    """One member's configuration from its TOML table (the keys of ``sokoasp.configure.KEYS``)."""
+    return config_from_table(table, "members.toml")
 
 
 def members_for(time_limit: float | None, members: tuple[SolveConfig, ...] | None = None) -> tuple[SolveConfig, ...]:
@@ -62,12 +54,12 @@ def searches_then_stages(member: SolveConfig, time_limit: float) -> SolveConfig:
     """The first member above the measured limit: its box search gets ``search_share`` of the
     limit (at least its own seconds), and forward stages in its own family the time past the
     measured limit that the search does not take. A member that already has stages stays."""
-    if member.has_stages():
+    if member.phase("staged") is not None:
         return member
     search = member.seconds("box-search") or 0.0
     longer = round(max(search, time_limit * LONGER.search_share), 1) if search else 0.0
     staged = PhaseRun("staged", round(time_limit - LONGER.measured - (longer - search), 1))
-    runs = tuple(PhaseRun(run.name, longer) if run.name == "box-search" else run for run in member.phases)
+    runs = tuple(replace(run, seconds=longer) if run.name == "box-search" else run for run in member.phases)
     return replace(member, phases=(*runs, staged))
 
 
@@ -81,5 +73,5 @@ def stretched(member: SolveConfig, time_limit: float) -> SolveConfig:
     goal_room = round(max(goal_room, time_limit * LONGER.goal_room_share), 1)
     seconds = {"goal-room": goal_room, "staged": round(max(staged, time_limit - goal_room - LONGER.loop_seconds), 1)}
     encoding, start_factor = LONGER.loop
-    return replace(member, phases=tuple(PhaseRun(run.name, seconds.get(run.name, run.seconds)) for run in member.phases),
+    return replace(member, phases=tuple(replace(run, seconds=seconds.get(run.name, run.seconds)) for run in member.phases),
                    encoding=encoding, start_factor=start_factor)

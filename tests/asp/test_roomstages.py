@@ -116,7 +116,7 @@ def test_the_entries_offered_next_are_those_after_which_some_order_fills_the_res
 
 def test_room_stages_solve_a_room_with_two_doors_and_the_plan_replays() -> None:
     level = level_of(TWO_DOORS)
-    plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), (), Clock(limit=60))
     assert_replays(level, plan)
     assert note.startswith("room stages: 5 boxes in")
     optimum = bfs_pushes(TWO_DOORS)
@@ -133,7 +133,7 @@ def test_room_stages_asked_in_narrow_bands_of_horizons_fill_the_room(monkeypatch
     level = level_of(TWO_DOORS)
     room = find_entrance_room(level)
     assert room is not None
-    stages = RoomStages(level, room, SolveConfig(encoding="push"), Clock(limit=60))
+    stages = RoomStages(level, room, SolveConfig(encoding="push"), Clock(limit=60), "push")
     pushes = stages.run()
     assert pushes is not None
     assert_replays(level, expand_pushes(level, pushes))
@@ -148,7 +148,7 @@ def test_room_stages_passes_after_the_first_make_random_decisions_of_their_own(m
     level = level_of(TWO_DOORS)
     room = find_entrance_room(level)
     assert room is not None
-    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60), "push-macro")
     solver = stages.bands.first.session.control.configuration.solver
     seen: list[tuple[str, float]] = []
 
@@ -170,7 +170,7 @@ def test_a_stage_plan_pushes_one_box_in_at_an_offered_entry_by_the_encoding_alon
     level = level_of(TWO_DOORS)
     room = find_entrance_room(level)
     assert room is not None
-    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=30))
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=30), "push-macro")
     stages.pass_end = time.perf_counter() + 30
     options = next_entries(room, frozenset())
     anything = (next(iter(options.values())), (level.boxes, level.player))
@@ -199,7 +199,7 @@ def test_an_end_state_turned_away_names_squares_that_turn_away_every_end_state_w
     level = level_of(TWO_DOORS)
     room = find_entrance_room(level)
     assert room is not None
-    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60), "push-macro")
     stages.stage_seconds, stages.began = 8.0, stages.began - 60.0  # the trap proofs get their time
     options = next_entries(room, frozenset())
     rng, named = random.Random(4), 0
@@ -228,7 +228,7 @@ def test_an_end_state_turned_away_names_squares_that_turn_away_every_end_state_w
 
 def test_room_stages_report_how_far_they_got_when_time_runs_out() -> None:
     level = level_of(TWO_DOORS)
-    plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=0.01))
+    plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), (), Clock(limit=0.01))
     assert plan is None
     assert note.startswith("room stages: at best") and note.endswith("(3, 2), (3, 3)")
 
@@ -274,7 +274,7 @@ def test_room_stages_solve_xsokoban_12() -> None:
     """Before approaches were checked, room stages filled the room across first and then found
     no way in for the last two boxes (13 of 15 in)."""
     level = xsokoban(12)
-    plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), (), Clock(limit=60))
     assert plan is not None, note
     assert_replays(level, plan)
 
@@ -300,7 +300,7 @@ def test_room_stages_that_run_out_of_time_keep_the_way_to_their_farthest_state()
     """XSokoban 41: room stages bring 13 of its 15 boxes in within a second or two, and no
     further. The moves kept replay to a state with as many boxes in as the note says."""
     level = xsokoban(41)
-    plan, note, farthest = solve_room_stages(level, SolveConfig(encoding="push-macro"), Clock(limit=5))
+    plan, note, farthest = solve_room_stages(level, SolveConfig(encoding="push-macro"), (), Clock(limit=5))
     assert plan is None and note.startswith("room stages: at best ")
     most_in = int(note.removeprefix("room stages: at best ").split()[0])
     assert most_in >= 1 and farthest
@@ -353,7 +353,7 @@ def stages_at(number: int, board: str, inside: int) -> tuple[Level, Level, RoomS
     room = find_entrance_room(level)
     assert room is not None and len(state.boxes & room.room) == inside
     assert doom(state) is None and shut_out(room, state.boxes) is None
-    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60))
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60), "push-macro")
     stages.began -= 60.0
     return level, state, stages
 

@@ -28,6 +28,8 @@ from sokoasp.board.level import Level
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
 from sokoasp.config import Clock, PhaseRun
+from sokoasp.phases import parse_phases
+from sokoasp.phases.staged import stage_families
 from sokoasp.errors import ExitCode
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_fence, dead_group
@@ -221,7 +223,7 @@ def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
     assert greedy is not None and careful is not None
     assert sum(c.isupper() for c in greedy) == 1 and sum(c.isupper() for c in careful) == 2
     assert all_live(level, state_after(level, careful).boxes)
-    assert solve_staged(level, config, Clock(), 10.0, lambda _: None).plan is not None
+    assert solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None).plan is not None
 
 
 def test_the_goal_order_prunes_inside_the_solver(monkeypatch) -> None:
@@ -267,7 +269,7 @@ def test_keeping_goals_fillable_skips_the_stage_that_shuts_the_player_out() -> N
         after = state_after(level, plan)
         assert fills_around(floor, after.boxes, goals, after.player) is fills
         assert dead_fence(after) is None and dead_group(after) is None and solvable(after)
-    assert solve_staged(level, config, Clock(), 10.0, lambda _: None).plan is not None
+    assert solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None).plan is not None
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
@@ -295,7 +297,7 @@ def test_a_pass_cut_short_is_followed_by_a_longer_one() -> None:
     stage time, until the stages are long enough or the budget is spent."""
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     messages: list[str] = []
-    search = StagedSearch(SolveConfig(encoding="push-macro", end_game=False), Clock(), 5.0, messages.append)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 5.0, messages.append, end_game=False)
     search.stage_seconds = 1e-6
     plan = search.run(level)
     passes = [message for message in messages if "cut short; its next at" in message]
@@ -364,7 +366,7 @@ def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> 
 
     monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: None)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
-    search = StagedSearch(SolveConfig(encoding="push-macro", end_game=False), Clock(), 60.0, lambda message: None)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None, end_game=False)
     assert search.one_pass(level) is None
     assert search.cut_short and not search.finished
 
@@ -379,8 +381,8 @@ def test_a_stage_that_finds_its_plan_or_is_refuted_did_not_run_out_of_time(monke
     assert session.plan(level, StageGoal(1), Clock(limit=30.0)) is not None
     assert not session.ran_out
     monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: False)
-    search = StagedSearch(SolveConfig(encoding="push-macro", max_horizon=3, end_game=False), Clock(), 60.0,
-                          lambda message: None)
+    search = StagedSearch(SolveConfig(encoding="push-macro", max_horizon=3), Clock(), 60.0, lambda message: None,
+                          end_game=False)
     assert search.one_pass(level) is None
     assert not search.cut_short and search.finished
 
@@ -392,7 +394,7 @@ def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
 
 def test_stages_of_another_family_keep_the_strategies_it_supports() -> None:
     config = SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound", "guide"),
-                         stage_encoding="push-macro", phases=(PhaseRun("staged", 5),))
+                         phases=parse_phases(["staged=5:families=push-macro"]))
     stages = stage_config(config, "push-macro")
     assert stages.encoding == "push-macro" and stages.strategies == ("dead", "freeze", "guide")
     route = SolveConfig(encoding="push-route", strategies=("dead", "straight"), phases=(PhaseRun("staged", 5),))
@@ -403,11 +405,11 @@ def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
     """Stages of one family, and the horizon loop of another when they give up: both solve, and
     the result names the loop's family."""
     level = level_of(HAND_MADE["corridor"])
-    config = SolveConfig(encoding="push-route", strategies=("dead", "freeze"), stage_encoding="push-macro")
-    staged = solve(level, replace(config, phases=(PhaseRun("staged", 30),)))
+    config = SolveConfig(encoding="push-route", strategies=("dead", "freeze"))
+    staged = solve(level, replace(config, phases=parse_phases(["staged=30:families=push-macro"])))
     assert staged.status is Status.SOLVED and staged.message.startswith("staged search: a plan")
     assert_replays(level, staged.plan)
-    looped = solve(level, replace(config, phases=(PhaseRun("staged", 1e-9),)))
+    looped = solve(level, replace(config, phases=parse_phases(["staged=1e-9:families=push-macro"])))
     assert looped.status.solved and looped.config["encoding"] == "push-route"
     assert "staged search: no plan" in looped.report("staged").note
     assert_replays(level, looped.plan)
@@ -416,21 +418,21 @@ def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
 def test_each_phase_takes_the_strategies_its_family_supports() -> None:
     """Freeze serves push-macro stages though the pull-route loop has none; a strategy that
     serves neither phase, or freeze for pull-route without stages, is refused."""
-    from sokoasp.asp.staged import loop_config
     from sokoasp.errors import InputError
+    from sokoasp.phases import loop_config
     from sokoasp.pipeline import check_config
 
     config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"),
-                         stage_encoding="push-macro", phases=(PhaseRun("staged", 5),))
+                         phases=parse_phases(["staged=5:families=push-macro"]))
     check_config(config)
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
     assert loop_config(config).strategies == ("dead", "bound")
     with pytest.raises(InputError, match="supports neither the stages"):
         check_config(replace(config, strategies=("dead", "corral")))
     with pytest.raises(InputError, match="does not support encoding 'pull-route'"):
-        check_config(replace(config, stage_encoding=None, phases=()))
+        check_config(replace(config, phases=()))
     level = level_of(HAND_MADE["corridor"])
-    looped = solve(level, replace(config, phases=(PhaseRun("staged", 1e-9),)))
+    looped = solve(level, replace(config, phases=parse_phases(["staged=1e-9:families=push-macro"])))
     assert looped.status.solved and looped.config["strategies"] == ["dead", "freeze", "bound"]
     assert_replays(level, looped.plan)
 
@@ -440,7 +442,7 @@ def test_staged_search_plans_replay_and_are_not_called_optimal(name: str) -> Non
     level = level_of(CORPUS[name])
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=40)
     clock = Clock()
-    outcome = solve_staged(level, config, clock, 30.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, clock, 30.0, lambda _: None)
     assert outcome.plan is not None, outcome.describe(len(level.boxes))
     assert replay(level, outcome.plan).ok
     assert 0 < outcome.test_seconds <= clock.times()["total"]  # every stage plan's end state was tested
@@ -480,12 +482,12 @@ def test_staged_needs_a_push_family(tmp_path) -> None:
     assert code == ExitCode.USAGE and "--phase" in out
     code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=5", path)
     assert code == ExitCode.SOLVED and "staged search: a plan" in out
-    code, out = run("solve", "-e", "push-route", "--stage-encoding", "incremental", "--phase", "staged=5", path)
-    assert code == ExitCode.INPUT_ERROR and "needs a push family" in out and "not 'incremental'" in out
-    code, out = run("solve", "-e", "push-route", "--stage-encoding", "push-macro", path)
-    assert code == ExitCode.INPUT_ERROR and "add the phase staged too" in out
-    code, out = run("solve", "-e", "push-macro", "--no-end-game", path)
-    assert code == ExitCode.INPUT_ERROR and "end game" in out and "add the phase staged too" in out
+    code, out = run("solve", "-e", "push-route", "--phase", "staged=5:families=incremental", path)
+    assert code == ExitCode.USAGE and "needs a push family" in out and "not 'incremental'" in out
+    code, out = run("solve", "-e", "push-route", "--phase", "box-search=5:families=push-macro", path)
+    assert code == ExitCode.USAGE and "phase 'box-search' has no setting 'families'" in out
+    code, out = run("solve", "-e", "push-macro", "--phase", "staged=5:end-game", path)
+    assert code == ExitCode.USAGE and "KEY=VALUE pairs" in out
 
 
 def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp_path) -> None:
@@ -506,10 +508,9 @@ def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
     # first passes far too short: each is cut short
     monkeypatch.setattr(staged, "SCHEDULE", replace(staged.SCHEDULE, first_stage_seconds=1e-9))
     level = level_of(CORPUS[sorted(CORPUS)[0]])
-    config = SolveConfig(encoding="push-macro", strategies=("dead", "straight"), stage_encoding="push-macro+push-route",
-                         end_game=False)  # no end game from the start when a first stage is not found
-    messages: list[str] = []
-    outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "straight"))
+    messages: list[str] = []  # no end game from the start when a first stage is not found
+    outcome = solve_staged(level, config, ("push-macro", "push-route"), False, Clock(), 30.0, messages.append)
     passes = [m.split("a pass of ")[1] for m in messages if "a pass of" in m]
     families = [p.split(" ")[0] for p in passes]
     assert families[:4] == ["push-macro", "push-route", "push-macro", "push-route"], passes
@@ -523,17 +524,20 @@ def test_several_stage_families_are_checked_each() -> None:
     from sokoasp.errors import InputError
     from sokoasp.pipeline import check_config
 
-    config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "straight"),
-                         stage_encoding="push-macro+push-route", phases=(PhaseRun("staged", 5),))
+    def with_families(families: str) -> SolveConfig:
+        return replace(config, phases=parse_phases([f"staged=5:families={families}"]))
+
+    config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "straight"))
+    config = with_families("push-macro+push-route")
     check_config(config)
-    assert config.stage_families == ("push-macro", "push-route")
+    assert stage_families(config) == ("push-macro", "push-route")
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze", "straight")
     assert stage_config(config, "push-route").strategies == ("dead", "freeze")
     with pytest.raises(InputError, match="needs a push family"):
-        check_config(replace(config, stage_encoding="push-macro+incremental"))
-    assert stage_config(replace(config, stage_encoding="push-macro+pull-route"), "pull-route").strategies == ("dead",)
+        check_config(with_families("push-macro+incremental"))
+    assert stage_config(with_families("push-macro+pull-route"), "pull-route").strategies == ("dead",)
     with pytest.raises(InputError, match="unknown encoding 'push-mcaro'"):
-        check_config(replace(config, stage_encoding="push-route+push-mcaro"))
+        check_config(with_families("push-route+push-mcaro"))
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
@@ -544,7 +548,7 @@ def test_backward_stages_give_plans_that_replay(name: str) -> None:
     level = level_of(CORPUS[name])
     config = SolveConfig(encoding="pull-route", strategies=("dead",), max_horizon=40)
     messages: list[str] = []
-    outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 30.0, messages.append)
     assert outcome.plan is not None, outcome.describe(len(level.boxes))
     assert replay(level, outcome.plan).ok
     assert any("box route" in message for message in messages)
@@ -792,7 +796,7 @@ def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch
 
     budgets: list[float] = []
 
-    def record(level, config, clock, budget, progress):
+    def record(level, config, families, end_game, clock, budget, progress):
         budgets.append(budget)
         return StagedOutcome(None)
 
@@ -809,7 +813,7 @@ def test_a_loop_whose_time_the_stages_spent_grounds_nothing(monkeypatch) -> None
 
     import sokoasp.phases.staged
 
-    def spend(level, config, clock, budget, progress):
+    def spend(level, config, families, end_game, clock, budget, progress):
         time.sleep(max(0.0, clock.remaining()) + 0.05)
         return StagedOutcome(None)
 
@@ -836,7 +840,7 @@ def test_a_failed_staged_search_keeps_the_way_to_its_farthest_state(no_end_game)
     ``solve`` keeps the same moves in its stats (the next test: the CLI draws that state)."""
     level = level_of(ONE_NEAR_ONE_FAR)
     config = SolveConfig(encoding="push", max_horizon=1)
-    outcome = solve_staged(level, config, Clock(), 10.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None)
     assert outcome.plan is None and outcome.most_placed == 1
     assert outcome.farthest is not None
     reached = replay(level, outcome.farthest)
@@ -861,7 +865,7 @@ def test_failed_backward_stages_draw_the_state_nearest_the_start(tmp_path) -> No
     CLI shows it."""
     level = level_of(ONE_NEAR_ONE_FAR)
     config = SolveConfig(encoding="pull-route", max_horizon=0)
-    outcome = solve_staged(level, config, Clock(), 10.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None)
     assert outcome.plan is None and outcome.most_home == 0 and outcome.nearest_home is not None
     assert outcome.nearest_home.boxes == level.goals
     rows = outcome.home_board(level).splitlines()

@@ -17,9 +17,11 @@ from sokoasp.asp.staged import StagedOutcome
 from sokoasp.board.level import DIRECTIONS, Level, add
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
-from sokoasp.config import Clock, PhaseRun
+from sokoasp.config import Clock, PhaseRun, PhaseSettings
+from sokoasp.phases import parse_phases
 from sokoasp.phases import goal_room as goal_room_phase
 from sokoasp.phases import staged as staged_phase
+from sokoasp.phases.staged import stage_families
 from sokoasp.phases.base import PhaseContext
 from sokoasp.result import Result
 from sokoasp.sokoban.breadth_first import player_region, region_from
@@ -278,24 +280,23 @@ def test_the_level_with_macros_gets_forward_stages_and_the_level_itself_all_its_
     assert room is not None
     families: list[tuple[Level, tuple[str, ...]]] = []
 
-    def no_plan(staged_level: Level, config: SolveConfig, *_: object) -> StagedOutcome:
-        families.append((staged_level, config.stage_families))
+    def no_plan(staged_level: Level, config: SolveConfig, stage_families: tuple[str, ...], *_: object) -> StagedOutcome:
+        families.append((staged_level, stage_families))
         return StagedOutcome(None)
 
     monkeypatch.setattr(staged_phase, "solve_staged", no_plan)
     config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=1,
-                         stage_encoding="push-macro+pull-route", phases=(PhaseRun("goal-room", 5), PhaseRun("staged", 5)))
+                         phases=parse_phases(["goal-room=5", "staged=5:families=push-macro+pull-route"]))
     result = solve(level, config)
     assert result.status is Status.NO_PLAN_UP_TO_HORIZON, result.message
     assert families == [(room.level, ("push-macro",)), (level, ("push-macro", "pull-route"))]
 
 
 def test_a_level_with_macros_keeps_backward_stages_when_they_are_all_it_has() -> None:
-    config = SolveConfig(encoding="push-macro", stage_encoding="pull-route",
-                         phases=(PhaseRun("goal-room", 5), PhaseRun("staged", 5)))
-    simpler = goal_room_phase.room_config(PhaseContext(config, Clock(), 3, lambda _: None, config.phases[1:], solve))
-    assert simpler.stage_families == ("pull-route",)
-    assert simpler.time_limit == 3 and simpler.seconds("goal-room") is None and simpler.has_stages()
+    config = SolveConfig(encoding="push-macro", phases=parse_phases(["goal-room=5", "staged=5:families=pull-route"]))
+    simpler = goal_room_phase.room_config(PhaseContext(config, Clock(), 3, PhaseSettings(), lambda _: None, config.phases[1:], solve))
+    assert stage_families(simpler) == ("pull-route",)
+    assert simpler.time_limit == 3 and simpler.seconds("goal-room") is None and simpler.phase("staged") is not None
 
 
 def test_goal_room_is_refused_with_the_portfolio(tmp_path: Path) -> None:

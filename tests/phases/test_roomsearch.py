@@ -157,7 +157,7 @@ def test_the_portfolio_refuses_a_room_search_of_its_own(tmp_path: Path) -> None:
 @pytest.mark.parametrize("limit", [None, 60.0, 300.0])
 def test_the_first_member_alone_searches_with_room_macros_first(limit: float | None) -> None:
     first, *others = members_for(limit)
-    assert first.seconds("room-search") == room_search.Settings.seconds == default_members()[0].seconds("room-search")
+    assert first.seconds("room-search") == room_search.SECONDS == default_members()[0].seconds("room-search")
     assert all(member.seconds("room-search") is None for member in others)
 
 

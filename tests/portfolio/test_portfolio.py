@@ -15,6 +15,7 @@ from sokoasp.asp.encodings import get_encoding
 from sokoasp.config import PhaseRun
 from sokoasp.errors import InputError
 from sokoasp.portfolio.members import LONGER, default_members, member_config, members_for
+from sokoasp.phases.staged import stage_families
 from sokoasp.portfolio.race import choose_members, race
 
 DEFAULT_MEMBERS = default_members()
@@ -66,21 +67,21 @@ def test_the_portfolio_listing_names_each_members_phases_and_stages(limit: float
     assert len(lines) == len(members_for(limit))
     for line, member in zip(lines, members_for(limit), strict=True):
         assert member.encoding in line
-        assert line.rstrip().endswith("-") is (not member.has_stages())
+        assert line.rstrip().endswith("-") is (not stage_families(member))
         for phase in member.phases:
             assert f"{phase.name} {phase.seconds:g} s" in line
         if not member.phases:
             assert " none " in line
-        if member.has_stages():
-            assert all(family in line for family in member.stage_families)
-            assert ("in turn" in line) is (len(member.stage_families) > 1)
+        if stage_families(member):
+            assert all(family in line for family in stage_families(member))
+            assert ("in turn" in line) is (len(stage_families(member)) > 1)
 
 
 def test_the_members_are_the_data_file_in_racing_order() -> None:
     assert [m.encoding for m in DEFAULT_MEMBERS] == ["push-macro", "push-route", "push-macro"]
     assert [[str(run) for run in m.phases] for m in DEFAULT_MEMBERS] == [
-        ["box-search=10", "room-search=40"], ["goal-room=10", "staged=25"], []]
-    assert DEFAULT_MEMBERS[1].stage_encoding == "push-macro+pull-route"
+        ["box-search=10", "room-search=40"], ["goal-room=10", "staged=25:families=push-macro+pull-route"], []]
+    assert stage_families(DEFAULT_MEMBERS[1]) == ("push-macro", "pull-route")
 
 
 def test_a_member_table_with_an_unknown_key_or_phase_is_refused() -> None:
@@ -96,7 +97,7 @@ def test_up_to_60_s_the_members_keep_the_measured_schedule(limit: float | None) 
 
 
 def test_a_longer_limit_goes_to_the_goal_room_and_the_stages() -> None:
-    staged_members = [n for n, m in enumerate(DEFAULT_MEMBERS) if m.has_stages() and m.seconds("goal-room") is not None]
+    staged_members = [n for n, m in enumerate(DEFAULT_MEMBERS) if stage_families(m) and m.seconds("goal-room") is not None]
     assert staged_members, "the portfolio has a member with a goal room and stages"
     last_staged = 0.0
     for limit in (61.0, 120.0, 300.0, 900.0):
@@ -120,14 +121,14 @@ def test_a_longer_limit_goes_to_the_goal_room_and_the_stages() -> None:
 def test_past_60_s_the_first_member_runs_stages_of_its_family_before_its_loop() -> None:
     first = DEFAULT_MEMBERS[0]
     search = first.seconds("box-search")
-    assert not first.has_stages() and first.seconds("goal-room") is None and search is not None
+    assert not stage_families(first) and first.seconds("goal-room") is None and search is not None
     for limit in (61.0, 120.0, 300.0, 900.0):
         member = members_for(limit)[0]
         longer, staged = member.seconds("box-search"), member.seconds("staged")
         assert longer == pytest.approx(max(search, limit * LONGER.search_share), abs=0.1)
         # the search beyond its 60-s seconds comes from the stages: the loop keeps what it has at 60 s
         assert limit - longer - staged == pytest.approx(LONGER.measured - search, abs=0.2)
-        assert member.stage_families == (first.encoding,)
+        assert stage_families(member) == (first.encoding,)
         assert get_encoding(first.encoding).reverse is False  # forwards, unlike the second member's turns
         assert [run.name for run in member.phases] == [*(run.name for run in first.phases), "staged"]
         assert replace(member, phases=first.phases) == first  # the loop after the stages is its own
@@ -173,7 +174,7 @@ def test_a_race_without_a_plan_keeps_every_members_phase_reports(monkeypatch, no
 
     def hangs_after_stages(level, config, progress=None, reports=None):
         result = driver.solve(level, config, progress, reports)
-        if config.has_stages():
+        if stage_families(config):
             time.sleep(60)
         return result
 

@@ -165,7 +165,7 @@ def test_the_stages_end_by_the_end_game_after_a_stage_of_their_own() -> None:
     level = level_of(ROW_OF_MORE)
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
     messages: list[str] = []
-    outcome = solve_staged(level, config, Clock(), 30.0, messages.append)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 30.0, messages.append)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert 1 <= outcome.end_game <= END_GAME_BOXES and outcome.stages_solved >= len(level.boxes) - END_GAME_BOXES
     assert f"the last {outcome.end_game} by the end game's search" in outcome.describe(len(level.boxes))
@@ -178,21 +178,21 @@ def test_the_stages_end_by_the_end_game_in_either_direction(family: str) -> None
     from the start."""
     level = level_of(ROW_OF_MORE)
     config = SolveConfig(encoding=family, strategies=("dead",), max_horizon=40)
-    outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 30.0, lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok and outcome.end_game >= 1
 
 
 def test_without_the_end_game_every_stage_is_planned_by_clingo(tmp_path) -> None:
-    """--no-end-game (SolveConfig.end_game): one stage plan per box, and the result says nothing
-    of an end game; with it, the same level ends by it."""
+    """The staged phase's setting end-game=off: one stage plan per box, and the result says
+    nothing of an end game; with it, the same level ends by it."""
     path = tmp_path / "row.sok"
     path.write_text(ROW_OF_MORE)
-    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=30", "--no-end-game", str(path))
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=30:end-game=off", str(path))
     assert code == ExitCode.SOLVED and "staged search: a plan after" in out and "end game" not in out
     code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=30", str(path))
     assert code == ExitCode.SOLVED and "by the end game's search in Python" in out
-    config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=40, end_game=False)
-    outcome = solve_staged(level_of(ROW_OF_MORE), config, Clock(), 30.0, lambda _: None)
+    config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=40)
+    outcome = solve_staged(level_of(ROW_OF_MORE), config, (config.encoding,), False, Clock(), 30.0, lambda _: None)
     assert outcome.end_game == 0 and outcome.stages_solved >= len(level_of(ROW_OF_MORE).boxes)
 
 
@@ -201,7 +201,7 @@ def test_a_level_of_few_boxes_gets_its_first_stage_from_clingo() -> None:
     stage is planned by clingo, as clingo finds it."""
     level = level_of("#######\n#@    #\n# $$$ #\n#     #\n# ... #\n#######\n")
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
-    outcome = solve_staged(level, config, Clock(), 30.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 30.0, lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert outcome.stages_solved >= 1 and outcome.end_game <= 2
 
@@ -217,7 +217,7 @@ def test_without_a_first_stage_from_clingo_the_end_game_takes_the_level_from_the
     no_stage_from_clingo(monkeypatch)
     level = level_of(FOUR_IN_A_ROOM)
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
-    outcome = solve_staged(level, config, Clock(), 10.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert outcome.stages_solved == 0 and outcome.end_game == len(level.boxes) and outcome.end_game_from_start
     assert "the whole plan by the end game's search in Python" in outcome.describe(len(level.boxes))
@@ -225,13 +225,13 @@ def test_without_a_first_stage_from_clingo_the_end_game_takes_the_level_from_the
 
 @pytest.mark.parametrize("change", ["no end game", "backwards", "too many boxes off the goals"])
 def test_the_end_game_takes_a_level_from_the_start_only_forwards_and_with_few_boxes_off(monkeypatch, change: str) -> None:
-    """Backwards (the player's start square in the solved state is unknown), with --no-end-game,
+    """Backwards (the player's start square in the solved state is unknown), with end-game=off,
     or with more boxes off the goals than it takes, no end game runs from the start."""
     no_stage_from_clingo(monkeypatch)
     level = level_of(ROW_OF_MORE if change == "too many boxes off the goals" else FOUR_IN_A_ROOM)
     config = SolveConfig(encoding="pull-route" if change == "backwards" else "push-macro", strategies=("dead",),
-                         max_horizon=40, end_game=change != "no end game")
-    outcome = solve_staged(level, config, Clock(), 2.0, lambda _: None)
+                         max_horizon=40)
+    outcome = solve_staged(level, config, (config.encoding,), change != "no end game", Clock(), 2.0, lambda _: None)
     assert outcome.plan is None and outcome.end_game == 0
 
 

@@ -160,7 +160,7 @@ def test_portfolio_is_a_grid_configuration_with_validated_plans(tmp_path: Path) 
 
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["portfolio"], [(), ("dead",)], [()], 30, None, 60)
     runs, skipped = spec.runs()
-    assert len(runs) == 4 and skipped and "portfolio with dead" in skipped[0]
+    assert len(runs) == 4 and skipped and "portfolio+dead: it chooses its own" in skipped[0]
     database = tmp_path / "r.sqlite"
     assert run_grid(spec, database, workers=1, show_progress=False, note=lambda _: None).solved == 4
     for row in rows_of(database):
@@ -230,7 +230,7 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
 
 def test_the_staged_phase_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
     grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "incremental"]', 'phases = [[], ["staged=5"]]')
-    assert skipped == ["incremental with the staged phase: staged solving needs a push family"]
+    assert len(skipped) == 1 and skipped[0].startswith("incremental [staged 5 s]: the staged phase needs a push family")
     assert [r.key for r in both if not r.phases] == [r.key for r in plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push-macro", "incremental", "push-macro [staged 5 s]"}
     database = tmp_path / "r.sqlite"
@@ -261,7 +261,7 @@ def test_the_goal_room_phase_is_a_grid_dimension(tmp_path: Path) -> None:
 
 def test_the_box_search_phase_is_a_grid_dimension(tmp_path: Path) -> None:
     grid, body, plain, both, skipped = with_and_without(tmp_path, '["push", "portfolio"]', 'phases = [[], ["box-search=5"]]')
-    assert skipped == ["portfolio with box-search=5: it chooses its own"]
+    assert skipped == ["portfolio [box-search 5 s]: it chooses its own"]
     assert [r.key for r in both if not r.phases] == [r.key for r in plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push", "portfolio", "push [box-search 5 s]"}
     database = tmp_path / "r.sqlite"
@@ -324,7 +324,7 @@ def test_notebook_runs_on_a_tiny_grid(tmp_path: Path, monkeypatch: pytest.Monkey
 
 def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> None:
     grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]', "interleave = [1, 3]")
-    assert skipped == ["push with interleave 3: interleaving needs a jump family"]
+    assert len(skipped) == 1 and skipped[0].startswith("push [interleave 3]: --interleave needs a jump family")
     assert [r.key for r in both if r.interleave == 1] == [r.key for r in plain]  # old databases stay valid
     assert {r.configuration for r in both} == {"push-macro", "push", "push-macro [interleave 3]"}
     database = tmp_path / "r.sqlite"
@@ -335,47 +335,46 @@ def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> Non
         read_spec(grid)
 
 
-def test_stage_encodings_choose_the_family_of_the_stages(tmp_path: Path) -> None:
-    grid, body, _, both, skipped = with_and_without(tmp_path, '["pull-route"]', 'phases = [[], ["staged=5"]]\n'
-                                                    'stage_encodings = ["push-macro", "push-macro+push-route"]\n'
-                                                    'strategies = [["dead", "freeze"]]')
-    assert skipped == ["pull-route with dead+freeze: freeze not supported"]  # without stages nothing serves freeze
-    assert {r.configuration for r in both} == {"pull-route+dead+freeze [staged 5 s of push-macro]",
-                                               "pull-route+dead+freeze [staged 5 s of push-macro+push-route]"}
+def test_the_stages_families_are_a_setting_of_the_staged_phase(tmp_path: Path) -> None:
+    """A phase's settings in a grid file, as a string or a TOML table: each is its own
+    configuration, labelled and recorded with its settings; a family that is not a push family
+    is refused before any run."""
+    grid, body, _, both, skipped = with_and_without(
+        tmp_path, '["pull-route"]', 'phases = [[], ["staged=5:families=push-macro"], '
+        '[{name = "staged", seconds = 5, families = "push-macro+push-route"}]]\nstrategies = [["dead", "freeze"]]')
+    assert len(skipped) == 1 and skipped[0].startswith("pull-route+dead+freeze: strategy 'freeze' does not support")
+    assert {r.configuration for r in both} == {"pull-route+dead+freeze [staged 5 s (families=push-macro)]",
+                                               "pull-route+dead+freeze [staged 5 s (families=push-macro+push-route)]"}
     assert len({r.key for r in both}) == len(both)
     database = tmp_path / "r.sqlite"
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
     for row in rows_of(database):
-        assert row["configuration"].endswith(f"of {json.loads(row['config'])['stage_encoding']}]")
+        families = json.loads(row["config"])["phases"][0].partition("families=")[2]
+        assert row["configuration"].endswith(f"(families={families})]")
         assert row["message"].startswith("staged search: a plan")
-    grid.write_text('phases = [["staged=5"]]\nstage_encodings = ["push-macro"]\n' + body.replace("pull-route", "push-macro"))
-    own, _ = read_spec(grid).runs()
-    grid.write_text('phases = [["staged=5"]]\n' + body.replace("pull-route", "push-macro"))
-    assert [r.key for r in own] == [r.key for r in read_spec(grid).runs()[0]]  # the encoding's own stages: one run
-    grid.write_text('phases = [["staged=5"]]\nstage_encodings = ["incremental"]\n' + body)
-    with pytest.raises(InputError, match="stage_encodings must name push families"):
-        read_spec(grid)
+    for bad, problem in (("incremental", "needs a push family"), ("push-mcaro", "unknown encoding 'push-mcaro'")):
+        grid.write_text(f'phases = [["staged=5:families=push-macro+{bad}"]]\n' + body)
+        with pytest.raises(InputError, match=problem):
+            read_spec(grid)
 
 
-def test_the_end_game_is_a_grid_dimension_of_staged_runs(tmp_path: Path) -> None:
-    """end_game = [true, false]: the runs with it keep their keys, those without get their own
-    label and key, their config records it, and runs without stages are skipped for it."""
-    _, _, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]', 'phases = [["staged=5"]]\nend_game = [true, false]')
+def test_the_end_game_is_a_setting_of_the_staged_phase(tmp_path: Path) -> None:
+    """end-game=off: the runs with the default keep their keys, those without get their own
+    label and key, and their config records it; a value that is not on or off is refused."""
+    _, _, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]',
+                                                  'phases = [["staged=5"], ["staged=5:end-game=off"]]')
     assert skipped == []
     staged_plain = read_spec(write_grid(tmp_path, '["push-macro", "push"]', 'phases = [["staged=5"]]')).runs()[0]
-    assert [r.key for r in both if r.end_game] == [r.key for r in staged_plain]  # old databases stay valid
-    assert {r.configuration for r in both} == {"push-macro [staged 5 s]", "push-macro [staged 5 s] [no end game]",
-                                               "push [staged 5 s]", "push [staged 5 s] [no end game]"}
+    assert [r.key for r in both if str(r.phases[0]) == "staged=5"] == [r.key for r in staged_plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push-macro [staged 5 s]", "push-macro [staged 5 s (end-game=off)]",
+                                               "push [staged 5 s]", "push [staged 5 s (end-game=off)]"}
     assert len({r.key for r in both}) == len(both) == 2 * len(plain)
-    grid = write_grid(tmp_path, '["push"]', "end_game = [false]")
-    runs, skipped = read_spec(grid).runs()
-    assert runs == [] and skipped == ["push with no end game: the end game is part of staged solving"]
     database = tmp_path / "r.sqlite"
-    spec = read_spec(write_grid(tmp_path, '["push"]', 'phases = [["staged=5"]]\nend_game = [false]'))
+    spec = read_spec(write_grid(tmp_path, '["push"]', 'phases = [[{name = "staged", seconds = 5, end-game = false}]]'))
     assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == len(spec.instances)
-    assert all(json.loads(row["config"])["end_game"] is False for row in rows_of(database))
-    for bad in ("end_game = [1]", "end_game = false"):
-        with pytest.raises(InputError, match="end_game must list true or false"):
+    assert all(json.loads(row["config"])["phases"] == ["staged=5:end-game=off"] for row in rows_of(database))
+    for bad in ('phases = [["staged=5:end-game=1"]]', 'phases = [[{name = "staged", end-game = "maybe"}]]'):
+        with pytest.raises(InputError, match="setting 'end-game' must be on or off"):
             read_spec(write_grid(tmp_path, '["push"]', bad))
 
 

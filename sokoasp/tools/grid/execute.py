@@ -7,20 +7,15 @@ import multiprocessing as mp
 import os
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import replace
 
 from sokoasp.errors import InputError, Interrupted
-from sokoasp.pipeline import SolveConfig, solve
+from sokoasp.pipeline import solve
 from sokoasp.portfolio.prove import prove_plan, race_and_prove
 from sokoasp.portfolio.race import race
 from sokoasp.result import Result, Status
 from sokoasp.tools.grid.spec import OWN_CONFIGURATIONS, PORTFOLIO, PROVED_RECORD, Run
 from sokoasp.worker import solve_isolated, stop_all
-
-
-def config_of(run: Run) -> SolveConfig:
-    return SolveConfig(encoding=run.encoding, strategies=run.strategies, max_horizon=run.max_horizon,
-                       clingo_args=run.clingo_options, start_factor=run.start_factor, phases=run.phases,
-                       interleave=run.interleave, stage_encoding=run.stage_encoding or None, end_game=run.end_game)
 
 
 def run_one(run: Run) -> Result:
@@ -34,9 +29,8 @@ def run_one(run: Run) -> Result:
         run_race = race if run.encoding == PORTFOLIO else race_and_prove
         return run_race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
     if mp.current_process().daemon:
-        soft = SolveConfig(**{**config_of(run).__dict__, "time_limit": run.time_limit})
-        return solve(run.instance.level, soft)
-    return solve_isolated(run.instance.level, config_of(run), run.time_limit, run.memory_limit)
+        return solve(run.instance.level, replace(run.config(), time_limit=run.time_limit))
+    return solve_isolated(run.instance.level, run.config(), run.time_limit, run.memory_limit)
 
 
 def safely(run: Run) -> Result | None:

@@ -1,10 +1,11 @@
 """A grid declaration (a TOML file, or options): instances x encodings x strategy sets x clingo
-options x start factors x phase lists x stage families x interleave widths x end game, with
-per-run limits. docs/grid.md lists the keys with an example.
+options x start factors x phase lists (each phase with its own settings) x interleave widths,
+with per-run limits. docs/grid.md lists the keys with an example.
 
 ``read_spec`` checks the whole file before any run (an unknown key, phase, strategy or encoding,
 or a value of the wrong type, is an input error naming the file); ``GridSpec.runs`` expands the
-matrix, skipping the combinations a family does not support (and saying so). The
+matrix, skipping the combinations the configuration checker (``sokoasp.configure``) refuses, and
+saying why. The
 pseudo-encodings ``portfolio``, ``portfolio-prove`` and ``record-prove`` race the portfolio,
 prove its plan, or prove a record's plan; they take no strategy sets, options or phases. A run's
 ``key`` identifies it in the results database, so a grid resumes where it stopped."""
@@ -21,12 +22,12 @@ from typing import Any
 
 from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.asp.session import check_clingo_args
-from sokoasp.asp.staged import can_stage, check_stage_strategies
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
 from sokoasp.board.loading import load_all, read_text
-from sokoasp.config import PhaseRun, SolveConfig, has_stages
+from sokoasp.config import PhaseRun, SolveConfig, changed_settings
+from sokoasp.configure import check_config
 from sokoasp.errors import InputError
 from sokoasp.phases import parse_phases
 from sokoasp.portfolio import prove
@@ -35,7 +36,7 @@ from sokoasp.tools.grid.report import portable
 from sokoasp.tools.records import read_record
 
 KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "phases", "stage_encodings", "interleave", "end_game", "instances"}
+        "phases", "interleave", "instances"}
 INSTANCE_KEYS = {"path", "class", "levels", "record"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
@@ -66,22 +67,18 @@ class Run:
     start_factor: int = 1
     phases: tuple[PhaseRun, ...] = ()  # before the horizon loop, in order (sokoasp.phases)
     interleave: int = 1  # jump families: horizons asked in turn (1: one after another)
-    stage_encoding: str = ""  # with staged: the stages' push family ("": the encoding's own)
-    end_game: bool = True  # with staged: the last few boxes by a search in Python (sokoasp.sokoban.end_game)
 
     @property
     def configuration(self) -> str:
-        """A short label: encoding+strategy+... [clingo options] [start Nx]."""
-        label = "+".join((self.encoding, *self.strategies))
-        label += f" [{' '.join(self.clingo_options)}]" if self.clingo_options else ""
-        label += f" [start {self.start_factor}x]" if self.start_factor != 1 else ""
-        label += f" [{', '.join(self.phase_label(run) for run in self.phases)}]" if self.phases else ""
-        label += " [no end game]" if not self.end_game else ""
-        return label + (f" [interleave {self.interleave}]" if self.interleave != 1 else "")
+        """A short label: encoding+strategy+... [clingo options] [start Nx] [phases] [interleave N]."""
+        return configuration_label(self.encoding, self.strategies, self.clingo_options, self.start_factor, self.phases,
+                                   self.interleave)
 
-    def phase_label(self, run: PhaseRun) -> str:
-        stages = f" of {self.stage_encoding}" if run.name == "staged" and self.stage_encoding else ""
-        return f"{run.name} {run.seconds:g} s{stages}"
+    def config(self) -> SolveConfig:
+        """The run's configuration (not for the pseudo-encodings of ``OWN_CONFIGURATIONS``)."""
+        return SolveConfig(encoding=self.encoding, strategies=self.strategies, max_horizon=self.max_horizon,
+                           clingo_args=self.clingo_options, start_factor=self.start_factor, phases=self.phases,
+                           interleave=self.interleave)
 
     @property
     def key(self) -> str:
@@ -92,10 +89,6 @@ class Run:
         parts += [str(run) for run in self.phases]
         if self.interleave != 1:
             parts.append(f"interleave={self.interleave}")
-        if self.stage_encoding:
-            parts.append(f"stage_encoding={self.stage_encoding}")
-        if not self.end_game:
-            parts.append("end_game=0")
         if self.encoding in PORTFOLIOS:  # new members make a new configuration, never a stale "done"
             parts.append(repr(portfolio.members_for(self.time_limit)))
         if self.encoding == PROVED_RECORD:  # so do new provers, and a new plan in the record
@@ -111,12 +104,10 @@ class GridSpec:
     clingo_options: list[tuple[str, ...]] = field(default_factory=lambda: [()])
     time_limit: float = 60.0
     memory_limit: int | None = None
-    max_horizon: int = 300
+    max_horizon: int = SolveConfig.max_horizon
     start_factors: list[int] = field(default_factory=lambda: [1])
     phases: list[tuple[PhaseRun, ...]] = field(default_factory=lambda: [()])
     interleave: list[int] = field(default_factory=lambda: [1])
-    stage_encodings: list[str] = field(default_factory=lambda: [""])
-    end_game: list[bool] = field(default_factory=lambda: [True])
 
     def runs(self) -> tuple[list[Run], list[str]]:
         """Every run of the matrix, and notes on combinations skipped as unsupported. The runs of
@@ -125,36 +116,17 @@ class GridSpec:
         configurations: list[tuple] = []
         skipped = []
         matrix = itertools.product(self.encodings, self.strategy_sets, self.clingo_options, self.start_factors,
-                                   self.phases, self.interleave, self.stage_encodings, self.end_game)
-        for encoding, strategies, options, factor, phases, interleave, stages, end_game in matrix:
-            staged = has_stages(phases)
-            stages = stages if staged and stages != encoding else ""  # without stages, or the encoding's own
-            if encoding in OWN_CONFIGURATIONS and (strategies or options or factor != 1 or phases or interleave != 1
-                                                   or not end_game):
-                chosen = "+".join(strategies + options) or (f"start {factor}x" if factor != 1 else
-                                                            ", ".join(map(str, phases)) if phases else "no end game")
-                skipped.append(f"{encoding} with {chosen}: it chooses its own")
-                continue
-            if not end_game and not staged and encoding not in OWN_CONFIGURATIONS:
-                skipped.append(f"{encoding} with no end game: the end game is part of staged solving")
-                continue
-            if staged and not stages and not can_stage(ENCODINGS[encoding]):
-                skipped.append(f"{encoding} with the staged phase: staged solving needs a push family")
-                continue
-            if interleave != 1 and not ENCODINGS[encoding].jumps:
-                skipped.append(f"{encoding} with interleave {interleave}: interleaving needs a jump family")
-                continue
-            problem = unsupported(encoding, strategies, phases, stages)
+                                   self.phases, self.interleave)
+        for configuration in matrix:
+            problem = self.refusal(*configuration)
             if problem:
-                skipped.append(f"{encoding} with {'+'.join(strategies)}: {problem}")
-                continue
-            configuration = (encoding, strategies, options, factor, phases, interleave, stages, end_game)
-            if configuration not in configurations:
+                skipped.append(f"{configuration_label(*configuration)}: {problem}")
+            elif configuration not in configurations:
                 configurations.append(configuration)
         runs = [Run(instance, encoding, strategies, options, self.time_limit, self.memory_limit, self.max_horizon,
-                    factor, phases, interleave, stages, end_game)
+                    factor, phases, interleave)
                 for instance in self.instances
-                for encoding, strategies, options, factor, phases, interleave, stages, end_game in configurations
+                for encoding, strategies, options, factor, phases, interleave in configurations
                 if encoding != PROVED_RECORD or instance.plan]
         unplanned = [i.name for i in self.instances if not i.plan]
         if PROVED_RECORD in self.encodings and unplanned:
@@ -162,19 +134,36 @@ class GridSpec:
                            f"such as {unplanned[0]}")
         return runs, sorted(set(skipped))
 
-
-def unsupported(encoding: str, strategies: tuple[str, ...], phases: tuple[PhaseRun, ...], stages: str) -> str:
-    """Why a strategy set does not fit a configuration ("" if it does). With staged solving a
-    strategy may serve the stages or the horizon loop (``staged.check_stage_strategies``)."""
-    if has_stages(phases):
+    def refusal(self, encoding: str, strategies: tuple[str, ...], options: tuple[str, ...], factor: int,
+                phases: tuple[PhaseRun, ...], interleave: int) -> str:
+        """Why a combination of the matrix cannot run ("" if it can): the configuration checker's
+        word, or, for a pseudo-encoding, that it chooses its own configuration."""
+        if encoding in OWN_CONFIGURATIONS:
+            chosen = strategies or options or factor != 1 or phases or interleave != 1
+            return "it chooses its own" if chosen else ""
         try:
-            check_stage_strategies(SolveConfig(encoding=encoding, strategies=strategies, phases=phases,
-                                               stage_encoding=stages or None))
+            check_config(SolveConfig(encoding=encoding, strategies=strategies, clingo_args=options, start_factor=factor,
+                                     phases=phases, interleave=interleave, max_horizon=self.max_horizon,
+                                     horizon=None if ENCODINGS[encoding].incremental else 0))
         except InputError as error:
             return error.problem
         return ""
-    missing = [s for s in strategies if encoding not in STRATEGIES[s].encodings]
-    return f"{', '.join(missing)} not supported" if missing else ""
+
+
+def configuration_label(encoding: str, strategies: tuple[str, ...], options: tuple[str, ...], factor: int,
+                        phases: tuple[PhaseRun, ...], interleave: int) -> str:
+    """encoding+strategy+... [clingo options] [start Nx] [phase N s (settings), ...] [interleave N]."""
+    label = "+".join((encoding, *strategies))
+    label += f" [{' '.join(options)}]" if options else ""
+    label += f" [start {factor}x]" if factor != 1 else ""
+    label += f" [{', '.join(phase_label(run) for run in phases)}]" if phases else ""
+    return label + (f" [interleave {interleave}]" if interleave != 1 else "")
+
+
+def phase_label(run: PhaseRun) -> str:
+    """``staged 25 s (families=push-macro+pull-route)``: the seconds, and the settings changed."""
+    knobs = ", ".join(f"{key}={value}" for key, value in changed_settings(run.settings))
+    return f"{run.name} {run.seconds:g} s" + (f" ({knobs})" if knobs else "")
 
 
 def select(count: int, levels: str | None, source: str) -> list[int]:
@@ -246,13 +235,11 @@ def read_spec(path: Path) -> GridSpec:
         [tuple(o) for o in data.get("clingo_options", [[]])],
         float(data.get("time_limit", 60)),
         data.get("memory_limit"),
-        int(data.get("max_horizon", 300)),
+        int(data.get("max_horizon", SolveConfig.max_horizon)),
         source,
         data.get("start_factors", [1]),
         phase_lists(data.get("phases", [[]]), source),
         data.get("interleave", [1]),
-        data.get("stage_encodings", [""]),
-        data.get("end_game", [True]),
     )
 
 
@@ -277,7 +264,6 @@ TYPES: dict[str, tuple[Callable[[object], bool], str]] = {  # key: its check, an
     "encodings": (lambda v: is_list_of(v, str), 'a list of encoding names, e.g. ["push"]'),
     "strategies": (lambda v: is_list_of(v, str, nested=True), 'a list of strategy sets, e.g. [[], ["dead"]]'),
     "clingo_options": (lambda v: is_list_of(v, str, nested=True), 'a list of option lists, e.g. [[], ["--configuration=crafty"]]'),
-    "stage_encodings": (lambda v: is_list_of(v, str), 'a list of push families, e.g. ["push-macro"]'),
 }
 
 
@@ -289,11 +275,12 @@ def check_types(data: dict[str, Any], source: str) -> None:
 
 
 def phase_lists(value: object, source: str) -> list[tuple[PhaseRun, ...]]:
-    """The ``phases`` axis: a list of phase lists, each of "NAME" or "NAME=SECONDS" strings."""
+    """The ``phases`` axis: a list of phase lists, each phase a "NAME[=SECONDS][:KEY=VALUE,...]"
+    string or a table with ``name``, ``seconds`` and the phase's settings."""
     if not isinstance(value, list) or not value or not all(isinstance(runs, list) for runs in value) \
-            or not all(isinstance(text, str) for runs in value for text in runs):
-        raise InputError('phases must be a list of phase lists, e.g. [[], ["box-search=10"], ["goal-room=10", "staged=25"]]',
-                         source)
+            or not all(isinstance(item, str | dict) for runs in value for item in runs):
+        raise InputError('phases must be a list of phase lists, e.g. [[], ["box-search=10"], '
+                         '["goal-room=10", "staged=25:families=push-macro+pull-route"]]', source)
     try:
         return [parse_phases(runs) for runs in value]
     except InputError as error:
@@ -317,8 +304,6 @@ def build_spec(
     start_factors: list[int] | None = None,
     phases: list[tuple[PhaseRun, ...]] | None = None,
     interleave: list[int] | None = None,
-    stage_encodings: list[str] | None = None,
-    end_game: list[bool] | None = None,
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
@@ -339,17 +324,8 @@ def build_spec(
     widths = interleave or [1]
     if not whole_numbers_from_one(widths):
         raise InputError(f"interleave must list whole numbers >= 1 (1: horizons one after another), not {widths!r}", source)
-    stages = stage_encodings or [""]
-    for name in (family for families in stages if families for family in families.split("+")):
-        if not (name in ENCODINGS and can_stage(ENCODINGS[name])):
-            raise InputError(f"stage_encodings must name push families (push, push-macro, push-route, pull-route, ...), "
-                             f"or several joined by + (push-macro+push-route), not {name!r}", source)
-    end_games = [True] if end_game is None else end_game
-    if not isinstance(end_games, list) or not end_games or not all(isinstance(v, bool) for v in end_games):
-        raise InputError(f"end_game must list true or false (false: every stage planned by clingo), not {end_games!r}",
-                         source)
     return GridSpec(instances, list(encodings), strategy_sets or [()], clingo_options or [()], time_limit,
-                    memory_limit, max_horizon, factors, phases or [()], widths, list(stages), end_games)
+                    memory_limit, max_horizon, factors, phases or [()], widths)
 
 
 def whole_numbers_from_one(values: Sequence[object]) -> bool:
