@@ -14,6 +14,6 @@ def no_end_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stages without their end game (sokoasp/sokoban/end_game.py), for tests of how the stages
     themselves fail, restart and report: on the tiny levels of the tests the end game would
     finish the plan first. Forked portfolio members inherit it."""
-    from sokoasp.asp import staged
+    from sokoasp.phases.staged import search as staged
 
     monkeypatch.setattr(staged, "finish", lambda *args, **kwargs: None)

@@ -43,3 +43,47 @@ def test_the_readme_layout_names_every_folder_and_top_module_of_the_package() ->
     names |= {f"sokoasp/{path.name}/" for path in package.iterdir() if (path / "__init__.py").is_file()}
     layout = (ROOT / "README.md").read_text().split("## Layout", 1)[1].split("\n## ", 1)[0]
     assert names - set(first_column(layout)) == set()
+
+
+def table_rows(page: str, header: str) -> list[list[str]]:
+    """The rows of the table of ``page`` whose header row starts with ``header``, cells stripped."""
+    lines = (ROOT / "docs" / page).read_text().splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip().strip("*`").strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_strategies_page_tells_what_the_registry_says() -> None:
+    from sokoasp.asp.strategies import STRATEGIES
+
+    rows = table_rows("strategies.md", "| strategy |")
+    assert sorted(row[0] for row in rows) == sorted(STRATEGIES)
+    for name, thesis, soundness, *_ in rows:
+        assert (thesis, soundness) == (STRATEGIES[name].thesis_name or "", STRATEGIES[name].soundness.value), name
+
+
+def test_the_encodings_page_tells_what_the_registry_says() -> None:
+    from sokoasp.asp.encodings import ENCODINGS
+
+    rows = table_rows("encodings.md", "| name |")
+    assert [row[0] for row in rows] == [name for name, encoding in ENCODINGS.items() if not encoding.planner]
+    for name, _, optimal_for, _ in rows:
+        encoding = ENCODINGS[name]
+        if encoding.incremental:
+            plural = {"move": "moves", "push": "pushes"}[encoding.unit]
+            assert optimal_for == plural if encoding.proves_optimum else optimal_for.startswith("nothing (satisficing"), name
+
+
+def test_the_phases_page_tells_what_the_registry_says() -> None:
+    from sokoasp.phases import PHASES
+
+    rows = table_rows("phases.md", "| phase |")
+    assert [row[0] for row in rows] == list(PHASES)
+    for name, kind, soundness, seconds, summary in rows:
+        phase = PHASES[name]
+        assert (kind.lower(), float(seconds), summary) == (phase.kind, phase.default_seconds, phase.summary), name
+        assert soundness.replace("within its states", "").split(",")[0].strip() == phase.soundness.split(",")[0], name

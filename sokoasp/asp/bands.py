@@ -4,7 +4,7 @@ Every step a control has grounded weighs on each of its solve calls, idle steps 
 of magnitude on large levels. A search whose questions are mostly short, with a long
 one now and then, asks each horizon in the control of its band (``CONTROL_STEPS``), grounded no
 further than the band needs; the controls past the first are made when first asked. Used by the
-staged search (``sokoasp.asp.staged``) and the room stages (``sokoasp.asp.room_stages``).
+staged search (``sokoasp.phases.staged.search``) and the room stages (``sokoasp.phases.staged.room_stages``).
 
 Both search in passes, and each pass after the first makes a share of random decisions of its
 own (``randomize``: randomized restarts, Gomes, Selman & Kautz 1998), so that it does not walk

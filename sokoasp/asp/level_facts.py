@@ -16,7 +16,7 @@ from sokoasp.sokoban.analysis import dead_squares, nearest_goal_distances, neare
 
 
 def init_facts(level: Level) -> str:
-    """The init/1 facts and #const dimX/dimY (no horizon: the driver sets it)."""
+    """The init/1 facts and #const dimX/dimY (no horizon: the horizon loop sets it)."""
     return write_facts(level.with_title(""))
 
 

@@ -6,7 +6,7 @@ backward plan must end with the player able to walk to its start square (``playe
 ``dead/2`` are the squares a pulled box can never leave for a start square: those a lone box
 cannot be pushed to from any start square, and the forward dead squares (no pull from a goal
 reaches them anyway). Python plays the backward steps in reverse order as push routes
-(``plans.reverse_route_pushes``).
+(``pushes.reverse_route_pushes``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def reverse_dead_squares(level: Level, distances: dict[Cell, int]) -> frozenset[
 def turned_round(level: Level) -> Level:
     """The level turned round as a state (the start of a backward staged search): the boxes on
     the goals, the start squares as goals. Its player square is a stand-in: the first backward
-    stage lets the player start on any free square (``staged.StageGoal.player_anywhere``), as a
+    stage lets the player start on any free square (``stage_ends.StageGoal.player_anywhere``), as a
     forward plan may end anywhere."""
     player = level.player if level.player not in level.goals else min(level.floor - level.goals)
     return Level(level.floor, level.goals, level.boxes, player, level.title)

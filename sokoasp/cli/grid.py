@@ -11,7 +11,7 @@ from sokoasp.cli.options import SECONDS
 from sokoasp.config import SolveConfig
 from sokoasp.configure import HORIZON_MAX
 from sokoasp.errors import InputError, SokoaspError
-from sokoasp.portfolio.race import choose_members
+from sokoasp.portfolio.suggest import choose_members
 from sokoasp.tools.grid.report import AGGREGATES, csv_table, markdown_table, ratio_table, read_runs_csv, runs_csv, thesis_tables
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import PORTFOLIOS, GridSpec, build_spec, load_instances, read_spec
@@ -55,8 +55,8 @@ def grid() -> None:
 @click.option("--instance", "-i", "instances", multiple=True, type=click.Path(path_type=Path),
               help="Without GRID_FILE: a level file, collection or folder (repeatable).")
 @click.option("--encoding", "-e", "encodings", multiple=True, type=click.Choice([*ENCODINGS, *PORTFOLIOS]),
-              help="Without GRID_FILE: an encoding (repeatable); 'portfolio' races `solve --portfolio`, "
-                   "'portfolio-prove' runs `solve --portfolio --prove` (use --workers 1 for both).")
+              help="Without GRID_FILE: an encoding (repeatable); 'portfolio' races the portfolio as `sokoasp race` does, "
+                   "'portfolio-prove' as `sokoasp race --prove` (use --workers 1 for both).")
 @click.option("--strategies", "-s", "strategy_sets", multiple=True,
               help="Without GRID_FILE: a strategy set, comma-separated, 'none' for none (repeatable).")
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per run.")

@@ -2,21 +2,21 @@
 by goal macros (each box pushed in goes straight on to its goal, in a packing order found
 backwards; Rolling Stone, YASS): the simpler level goes through the phases after this one and
 the horizon loop, its stages forwards only. Where no corridor can stand for the room (two or
-three entrances needed), the seconds go to room stages (``sokoasp.asp.room_stages``). May lose
+three entrances needed), the seconds go to room stages (``sokoasp.phases.staged.room_stages``). May lose
 solutions, never optimal; a level without such a room leaves at once."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from sokoasp.asp.room_stages import solve_room_stages
 from sokoasp.board.level import Level
 from sokoasp.config import Clock, SolveConfig
 from sokoasp.phases import staged
 from sokoasp.phases.base import PhaseContext, PhaseOutcome
+from sokoasp.phases.staged.room_stages import solve_room_stages
 from sokoasp.result import PhaseReport
-from sokoasp.sokoban.goal_room import find_goal_room
 from sokoasp.sokoban.pushes import pushes_plan
+from sokoasp.sokoban.rooms.packing import find_goal_room
 
 NAME = "goal-room"
 SECONDS = 10.0  # the level with macros is small: most goal-room levels take under a second

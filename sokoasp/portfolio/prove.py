@@ -141,7 +141,7 @@ def prove_plan(level: Level, plan: str, origin: str, seconds: float | None, memo
 
 
 def race_and_prove(level: Level, time_limit: float | None, memory_mb: int | None) -> Result:
-    """``solve --portfolio --prove``: the portfolio's race, then ``prove`` in the time left."""
+    """``race --prove``: the portfolio's race, then ``prove`` in the time left."""
     first = race(level, time_limit=time_limit, memory_mb=memory_mb)
     left = None if time_limit is None else time_limit - first.times.get("total", 0.0)
     return prove(level, first, left, memory_mb)

@@ -1,13 +1,11 @@
 """The portfolio's race: its members (``sokoasp.portfolio.members``) run on the cores, the first
-validated plan wins and the others are killed (Froleyks 2016). ``choose_members`` picks members
-from grid data by greedy set cover (``sokoasp grid report --suggest-portfolio K``)."""
+validated plan wins and the others are killed (Froleyks 2016)."""
 
 from __future__ import annotations
 
 import os
 import time
 from multiprocessing.connection import Connection
-from typing import Any
 
 from sokoasp.board.level import Level
 from sokoasp.pipeline import SolveConfig
@@ -72,23 +70,3 @@ def mark(result: Result, members: list[SolveConfig], began: float) -> Result:
     result.config = {**result.config, "portfolio": [m.describe() for m in members]}
     result.times = {**result.times, "total": round(time.perf_counter() - began, 4)}
     return result
-
-
-def choose_members(rows: list[dict[str, Any]], size: int) -> list[str]:
-    """Greedy set cover over grid rows: the configuration solving most instances first, then
-    the one adding most instances not yet solved (ties: lower total time)."""
-    solved: dict[str, set[str]] = {}
-    time_of: dict[str, float] = {}
-    for row in rows:
-        config = row["configuration"]
-        solved.setdefault(config, set())
-        time_of[config] = time_of.get(config, 0.0) + (row["total_time"] if row["solved"] else row["time_limit"])
-        if row["solved"]:
-            solved[config].add(row["instance_hash"])
-    chosen: list[str] = []
-    covered: set[str] = set()
-    while len(chosen) < size and len(chosen) < len(solved):
-        best = max((c for c in solved if c not in chosen), key=lambda c: (len(solved[c] - covered), -time_of[c]))
-        chosen.append(best)
-        covered |= solved[best]
-    return chosen

@@ -1,6 +1,6 @@
 """Sets of squares as Python ints, one bit per square, for the hot loop of the box searches
 (``push_search.push_search`` and ``push_search.states_onto``: the corral, group and filling tests; the
-goal room's parking search, ``goal_room.room_plan``).
+goal room's parking search, ``packing.room_plan``).
 
 A square (x, y) is bit ``y * stride + x``, the stride two more than the largest x of the floor, so
 a bit moved one place left or right from the floor's edge lands in a column that is never floor

@@ -25,7 +25,7 @@ from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import player_region
-from sokoasp.sokoban.push_search import matching, push_search
+from sokoasp.sokoban.push_search import SearchLimits, Stop, Target, matching, push_search
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
 CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
@@ -102,7 +102,8 @@ def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes
         return True  # a box on a dead square (the dead strategy prunes these already)
     if placed_one_by_one(floor, goals, boxes, player, distance, pulls, [ONE_BY_ONE_SEARCHES]):
         return False
-    return push_search(floor, boxes, player, distance, goals, pulls, limit, escape, newest_first=True) is False
+    return push_search(floor, boxes, player, distance, Target(goals, escape=escape), pulls,
+                       SearchLimits(limit, newest_first=True)).stop is Stop.EXHAUSTED
 
 
 def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
@@ -128,12 +129,13 @@ def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: fro
             if budget[0] <= 0:
                 return False
             budget[0] -= 1
-            others, path = boxes - {box}, list[tuple[Cell, Cell]]()
+            others = boxes - {box}
             free = floor - others
-            if push_search(free, frozenset({box}), player, to_targets, targets & free, pulls, ONE_BY_ONE_STATES,
-                           path=path, newest_first=True) is not True:
+            found = push_search(free, frozenset({box}), player, to_targets, Target(targets & free), pulls,
+                                SearchLimits(ONE_BY_ONE_STATES, newest_first=True))
+            if found.stop is not Stop.FOUND:
                 continue
-            goal, stand = placed_at(box, player, path, pulls)
+            goal, stand = placed_at(box, player, list(found.moves), pulls)
             if placed_one_by_one(floor - {goal}, goals - {goal}, others, stand, distance, pulls, budget):
                 return True
     return False

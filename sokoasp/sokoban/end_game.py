@@ -13,7 +13,7 @@ replayed by the pipeline."""
 from __future__ import annotations
 
 from sokoasp.board.level import Cell, Level
-from sokoasp.sokoban.push_search import MatchingGuide, fills_jointly, push_search
+from sokoasp.sokoban.push_search import MatchingGuide, Moves, SearchLimits, SearchOutcome, Stop, Target, fills_jointly, push_search
 from sokoasp.sokoban.pushes import Push, StagePlan, expand_pushes
 from sokoasp.sokoban.traps import Traps
 
@@ -45,33 +45,33 @@ def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | No
     off = state.boxes - state.goals
     if not off or len(off) > END_GAME_BOXES:
         return None
-    path: list[tuple[Cell, Cell]] = []
-    found = fills_jointly(state, reverse, END_GAME_STATES, deadline, path, home, END_GAME_BOXES)
+    found = fills_jointly(state, reverse, END_GAME_STATES, deadline, home, END_GAME_BOXES)
+    assert found is not None  # at most END_GAME_BOXES boxes are off the goals
     # with no box on a goal (from the start) the first search is the second without its prune, cut at
     # END_GAME_STATES: where it meets that limit, the second goes on
-    if found is False or (found is None and not state.boxes & state.goals):
-        found = moving_every_box(state, deadline, reverse, path, home, states)
-    if found is not True:
+    if found.stop is Stop.EXHAUSTED or (found.stop is Stop.STATE_LIMIT and not state.boxes & state.goals):
+        found = moving_every_box(state, deadline, reverse, home, states)
+    if found.stop is not Stop.FOUND:
         return None
     if reverse:
-        return StagePlan(routes=tuple((box, to, (2 * to[0] - box[0], 2 * to[1] - box[1])) for box, to in path))
-    return StagePlan(moves=pushed_moves(state, path))
+        return StagePlan(routes=tuple((box, to, (2 * to[0] - box[0], 2 * to[1] - box[1])) for box, to in found.moves))
+    return StagePlan(moves=pushed_moves(state, found.moves))
 
 
-def pushed_moves(state: Level, path: list[tuple[Cell, Cell]]) -> str:
+def pushed_moves(state: Level, path: Moves | list[tuple[Cell, Cell]]) -> str:
     """The moves (walks and pushes) of ``path``'s pushes (box square before, after) from ``state``."""
     return expand_pushes(state, [Push(box, (to[0] - box[0], to[1] - box[1])) for box, to in path])
 
 
-def moving_every_box(state: Level, deadline: float, reverse: bool, path: list[tuple[Cell, Cell]],
-                     home: Cell | None, states: int = END_GAME_STATES, matching: bool = False) -> bool | None:
+def moving_every_box(state: Level, deadline: float, reverse: bool, home: Cell | None, states: int = END_GAME_STATES,
+                     matching: bool = False) -> SearchOutcome:
     """``push_search.push_search`` over every box of ``state``, deadlocked states cut, nearest to the
     goals first (``matching``: in the order of the cheapest box-goal matching,
-    ``push_search.MatchingGuide``): whether some pushes (``reverse``: pulls) put a box on every
-    goal; None when cut short."""
+    ``push_search.MatchingGuide``): the pushes (``reverse``: pulls) that put a box on every goal,
+    if it finds them within ``states`` and ``deadline``."""
     traps = Traps(state, reverse)
     if any(box not in traps.distance for box in state.boxes):
-        return False  # a box on a dead square
-    return push_search(state.floor, state.boxes, state.player, traps.distance, state.goals, reverse, states,
-                       deadline=deadline, prune=traps.deadlocked, path=path, home=home,
-                       guide=MatchingGuide(state.floor, state.goals, reverse) if matching else None)
+        return SearchOutcome(Stop.EXHAUSTED)  # a box on a dead square
+    guide = MatchingGuide(state.floor, state.goals, reverse) if matching else None
+    return push_search(state.floor, state.boxes, state.player, traps.distance, Target(state.goals, home=home), reverse,
+                       SearchLimits(states, deadline, traps.deadlocked, guide=guide))

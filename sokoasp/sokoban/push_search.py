@@ -15,6 +15,8 @@ import heapq
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
@@ -26,12 +28,59 @@ JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off t
 JOINT_STATES = 2_000  # and gives up after this many states
 
 Prune = Callable[[frozenset[Cell], Cell, Cell], bool]  # (boxes, player, the box just moved) -> dead, never searched on
+Moves = tuple[tuple[Cell, Cell], ...]  # pushes (or pulls) as (box square before, after)
+
+
+class Stop(Enum):
+    """Why a push search ended."""
+
+    FOUND = "found"  # it reached the target
+    EXHAUSTED = "exhausted"  # every state searched: the target cannot be reached
+    STATE_LIMIT = "state limit"
+    DEADLINE = "deadline"
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a push search must arrive: ``need`` boxes (None: every box) on ``squares`` and the
+    player able to walk to ``home`` (if given), or the player able to walk into ``escape``."""
+
+    squares: frozenset[Cell]
+    need: int | None = None
+    escape: frozenset[Cell] = frozenset()
+    home: Cell | None = None
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    """A push search's end: why it stopped, the moves from the start to the state found (when
+    ``FOUND``), and the (boxes, player region) of the states taken up, as bits of
+    ``board_of(free)`` (a proof of the states it exhausted)."""
+
+    stop: Stop
+    moves: Moves = ()
+    seen: set[tuple[int, int]] = field(default_factory=set)
+
+    @property
+    def answer(self) -> bool | None:
+        """True: found; False: proven unreachable; None: cut short."""
+        return True if self.stop is Stop.FOUND else False if self.stop is Stop.EXHAUSTED else None
+
+    @property
+    def states(self) -> int:
+        return len(self.seen)
+
+
+UNREACHABLE = SearchOutcome(Stop.EXHAUSTED)  # a box that cannot reach a target alone: nothing to search
 
 
 def fillable(state: Level, pulls: bool = False) -> bool:
     """False when the empty goals of ``state`` cannot all be filled without moving a box that
     stands on a goal; True when they may be (``pulls``: boxes are pulled, not pushed)."""
-    return each_box_reaches_a_goal(state, pulls) and fills_jointly(state, pulls) is not False
+    if not each_box_reaches_a_goal(state, pulls):
+        return False
+    joint = fills_jointly(state, pulls)
+    return joint is None or joint.answer is not False
 
 
 def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
@@ -46,55 +95,56 @@ def each_box_reaches_a_goal(state: Level, pulls: bool = False) -> bool:
 
 
 def fills_jointly(state: Level, pulls: bool = False, limit: int = JOINT_STATES, deadline: float = math.inf,
-                  path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None,
-                  most_boxes: int = JOINT_BOXES) -> bool | None:
+                  home: Cell | None = None, most_boxes: int = JOINT_BOXES) -> SearchOutcome | None:
     """Whether moving only the boxes off the goals (those on goals are walls) can fill every
     empty goal: a best-first search over (boxes, player region) states, nearest to the goals
-    first. None when more than ``most_boxes`` boxes are off the goals, or when the search
-    meets ``limit`` states or the clock passes ``deadline`` without an answer. When True,
-    ``path`` (if given) receives the moves that fill them (``push_search``); with ``home``,
-    the player must also be able to walk there at the end."""
+    first (``push_search``; with ``home``, the player must also be able to walk there at the
+    end), within ``limit`` states and ``deadline``. None when more than ``most_boxes`` boxes are
+    off the goals (nothing searched)."""
     fixed = state.goals & state.boxes
     free, targets, start = state.floor - fixed, state.goals - fixed, state.boxes - fixed
     if len(start) > most_boxes:
         return None
     distance = lone_box_distances(free, targets, pulls)
     if any(box not in distance for box in start):
-        return False  # a box that cannot reach a goal alone
-    return push_search(free, start, state.player, distance, targets, pulls, limit, deadline=deadline, path=path,
-                       home=home)
+        return UNREACHABLE
+    return push_search(free, start, state.player, distance, Target(targets, home=home), pulls,
+                       SearchLimits(limit, deadline))
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """How a push search is bounded and ordered: at most ``states`` states, until the clock
+    (``time.perf_counter``) passes ``deadline``; ``prune`` calls a state dead (taken up, counted
+    for nothing, not searched on); ``newest_first`` takes states as near the goals depth first
+    along a plateau (a plan sooner where the order does not matter, as in a search run to the
+    end); a ``guide`` orders states by their cheapest box-target matching."""
+
+    states: int
+    deadline: float = math.inf
+    prune: Prune | None = None
+    newest_first: bool = False
+    guide: MatchingGuide | None = None
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
-                targets: frozenset[Cell], pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
-                need: int | None = None, seen: set[tuple[int, int]] | None = None,
-                deadline: float = math.inf, prune: Prune | None = None,
-                path: list[tuple[Cell, Cell]] | None = None, home: Cell | None = None,
-                newest_first: bool = False, guide: MatchingGuide | None = None) -> bool | None:
-    """Whether moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square
-    missing from ``distance``, reaches a state with ``need`` boxes (None: every box) on
-    ``targets`` (and the player able to walk to ``home``, if given) or the player able to walk
-    into ``escape``: a best-first search over (boxes, player region) states, least summed
-    ``distance`` first. None when it meets ``limit`` states first, or the clock
-    (``time.perf_counter``) passes ``deadline``. ``seen`` collects the (boxes, player region)
-    of the states taken up, as bits of ``board_of(free)``. A state
-    after the first that ``prune`` calls dead is taken up but counts for nothing and is not
-    searched on. A state's region is flooded when the state is taken up, not when it is found:
-    a search that heads straight for the goals floods a few of the states it finds (the flood
-    is most of its time). When it returns True, ``path`` (if given) receives the moves from
-    ``start`` to the state found, as (box square before, box square after). States as near
-    the goals are taken up in the order found, or ``newest_first`` (depth first along a
-    plateau: a plan sooner, where the order does not matter, as in a search run to the end).
-    With a ``guide`` (every box to a target of its own), a state is taken up in the order of its
-    cheapest box-target matching instead: the summed distance, a lower bound on it, orders the
-    states found, and a state whose matching is higher when it comes up goes back with that; of
-    states with the same matching, those whose summed distance equals it (no target counted for
-    two boxes) come up first."""
+                target: Target, pulls: bool, limits: SearchLimits) -> SearchOutcome:
+    """Moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square missing
+    from ``distance``, to the ``target``: a best-first search over (boxes, player region) states,
+    least summed ``distance`` first, within ``limits``. A state's region is flooded when the
+    state is taken up, not when it is found: a search that heads straight for the goals floods a
+    few of the states it finds (the flood is most of its time). States as near the goals are
+    taken up in the order found (or newest first). With a guide (every box to a target of its
+    own), a state is taken up in the order of its cheapest box-target matching instead: the
+    summed distance, a lower bound on it, orders the states found, and a state whose matching is
+    higher when it comes up goes back with that; of states with the same matching, those whose
+    summed distance equals it (no target counted for two boxes) come up first."""
     board = board_of(free)
-    open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(escape)
-    home_mask = 0 if home is None else board.bit(home)
-    enough = len(start) if need is None else need
-    seen = set() if seen is None else seen  # (boxes, player region) of the states taken up, as bits
+    targets, guide, deadline, newest_first = target.squares, limits.guide, limits.deadline, limits.newest_first
+    open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(target.escape)
+    home_mask = 0 if target.home is None else board.bit(target.home)
+    enough = len(start) if target.need is None else target.need
+    seen: set[tuple[int, int]] = set()  # (boxes, player region) of the states taken up, as bits
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
     # (boxes, player) bits -> the state before and the move (box square before, after); None at the start
@@ -129,15 +179,15 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
         region = board.flood(walkable, stand | known)
         if (boxes_mask, region) in seen:
             continue
-        if len(seen) >= limit or (deadline < math.inf and time.perf_counter() > deadline):
-            return None
+        if len(seen) >= limits.states:
+            return SearchOutcome(Stop.STATE_LIMIT, seen=seen)
+        if deadline < math.inf and time.perf_counter() > deadline:
+            return SearchOutcome(Stop.DEADLINE, seen=seen)
         seen.add((boxes_mask, region))
-        if moved is not None and prune is not None and prune(boxes, board.cell(stand), moved):
+        if moved is not None and limits.prune is not None and limits.prune(boxes, board.cell(stand), moved):
             continue
         if ((boxes_mask & on_targets).bit_count() >= enough and region & home_mask == home_mask) or region & escape_mask:
-            if path is not None:
-                path[:] = links_back(came, (boxes_mask, stand))
-            return True
+            return SearchOutcome(Stop.FOUND, tuple(links_back(came, (boxes_mask, stand))), seen)
         for box in sorted(boxes):
             box_bit, box_distance = board.bit(box), summed - distance[box]
             for to, to_bit, stand_after, needs, blocked_by in steps[box]:
@@ -149,7 +199,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
                         after = box_distance + distance[to]
                         heapq.heappush(todo, (after, guide is None, -found if newest_first else found, after,
                                               boxes, moved_mask, stand_after, box, to, to_bit, region))
-    return False
+    return SearchOutcome(Stop.EXHAUSTED, seen=seen)
 
 
 class MatchingGuide:

@@ -24,7 +24,7 @@ from sokoasp.sokoban.analysis import lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_freeze, dead_group
-from sokoasp.sokoban.push_search import push_search
+from sokoasp.sokoban.push_search import SearchLimits, Target, push_search
 
 MOST_STATES = 1_000_000  # a search stops after this many states, whatever its time (memory: ~100 bytes a state)
 
@@ -66,16 +66,16 @@ class Traps:
         if any(box not in self.distance for box in state.boxes):
             self.dead.add(key)  # a box on a dead square
             return True
-        began, seen = time.perf_counter(), set[tuple[int, int]]()
-        found = push_search(self.level.floor, state.boxes, state.player, self.distance, self.level.goals, self.pulls, most_states,
-                            need=None if self.whole else placed + 1, seen=seen, deadline=began + seconds, prune=self.deadlocked,
-                            newest_first=True)
+        began = time.perf_counter()
+        found = push_search(self.level.floor, state.boxes, state.player, self.distance,
+                            Target(self.level.goals, need=None if self.whole else placed + 1), self.pulls,
+                            SearchLimits(most_states, began + seconds, self.deadlocked, newest_first=True))
         self.seconds += time.perf_counter() - began
-        if found is None:
+        if found.answer is None:
             self.tried[key] = seconds
-        if found is not False:
+        if found.answer is not False:
             return False
-        self.dead |= seen
+        self.dead |= found.seen
         self.proofs += 1
         return True
 
@@ -98,8 +98,8 @@ class Traps:
             if key in self.live_parts:
                 continue
             began = time.perf_counter()
-            found = push_search(self.level.floor, part, state.player, self.distance, self.level.goals, self.pulls, MOST_STATES,
-                                deadline=deadline, newest_first=True)
+            found = push_search(self.level.floor, part, state.player, self.distance, Target(self.level.goals), self.pulls,
+                                SearchLimits(MOST_STATES, deadline, newest_first=True)).answer
             self.seconds += time.perf_counter() - began
             if found is None:
                 return None

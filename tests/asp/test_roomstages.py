@@ -15,24 +15,15 @@ from test_goalroom import MICROBAN as GOAL_ROOM_LEVELS
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.asp.bands import CONTROL_STEPS, RANDOM_DECISIONS
-from sokoasp.asp.room_stages import (
-    EntryEnds,
-    Refusal,
-    RoomStages,
-    can_come_to,
-    doom,
-    end_boxes,
-    play_pushes,
-    shut_out,
-    solve_room_stages,
-)
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import read_levels
 from sokoasp.config import Clock, PhaseRun
-from sokoasp.sokoban.entrance_rooms import EntranceRoom, find_entrance_room, inside_of, next_entries
-from sokoasp.sokoban.goal_room import find_goal_room, goal_rooms, two_entrance_rooms
+from sokoasp.phases.staged.room_stages import EntryEnds, Refusal, RoomStages, solve_room_stages
 from sokoasp.sokoban.pushes import Push, expand_pushes, fewest_pushes
+from sokoasp.sokoban.rooms.entrances import EntranceRoom, find_entrance_room, inside_of, next_entries
+from sokoasp.sokoban.rooms.filling import can_come_to, doom, end_boxes, play_pushes, shut_out
+from sokoasp.sokoban.rooms.packing import find_goal_room, goal_rooms, two_entrance_rooms
 from sokoasp.sokoban.traps import neighbourhoods
 
 # Five goals behind two entrances, (3, 2) and (3, 3). The goal at the top of the column is

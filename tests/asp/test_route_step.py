@@ -20,9 +20,9 @@ from oracle import STEPS, one_box_routes, parse, region
 from sokoasp import SolveConfig
 from sokoasp.asp.encodings import get_encoding
 from sokoasp.asp.session import Session
-from sokoasp.asp.stage_session import StageControl, stage_facts
 from sokoasp.board.level import Level
 from sokoasp.config import Clock
+from sokoasp.phases.staged.stage_session import StageControl, stage_facts
 from sokoasp.sokoban.obstacles import obstacle_parts
 
 FAMILIES = ("push-route", "pull-route")

@@ -1,4 +1,4 @@
-"""Staged solving (``--staged``, sokoasp/asp/staged.py): the stage goal of encodings/subgoal.lp is
+"""Staged solving (``--staged``, sokoasp/phases/staged/search.py): the stage goal of encodings/subgoal.lp is
 exact (breadth-first optima for "at least k boxes on goals"), stages avoid the end states they
 are told to, and the joined plans replay; staged solving is never called optimal."""
 
@@ -21,16 +21,16 @@ from sokoasp.asp.encodings import encodings_dir
 from sokoasp.asp.models import PlanExtractor
 from sokoasp.asp.reverse_facts import turned_round
 from sokoasp.asp.session import horizons
-from sokoasp.asp.stage_ends import StageEnds, StageGoal, read_stage, state_after
-from sokoasp.asp.stage_session import StageSession, StartExternals, plan_stage
-from sokoasp.asp.staged import SCHEDULE, StagedOutcome, StagedSearch, solve_staged, stage_config
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
 from sokoasp.config import Clock, PhaseRun
+from sokoasp.errors import ExitCode
 from sokoasp.phases import parse_phases
 from sokoasp.phases.staged import stage_families
-from sokoasp.errors import ExitCode
+from sokoasp.phases.staged.search import SCHEDULE, StagedOutcome, StagedSearch, solve_staged, stage_config
+from sokoasp.phases.staged.stage_ends import StageEnds, StageGoal, read_stage, state_after
+from sokoasp.phases.staged.stage_session import StageSession, StartExternals, plan_stage
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_fence, dead_group
 from sokoasp.sokoban.push_search import fillable
@@ -318,7 +318,7 @@ def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch, no_end_g
     next starts again from the start with twice the stage time."""
     import time
 
-    import sokoasp.asp.staged as staged
+    import sokoasp.phases.staged.search as staged
 
     def wander(self, state: Level, goal: StageGoal, start: int = 1):
         time.sleep(self.stage_seconds / 4)
@@ -503,7 +503,7 @@ def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp
 def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
     """push-macro+push-route: each family searches with a session of its own, and the passes
     alternate, each family's stage time doubling as it would alone; the plan replays."""
-    import sokoasp.asp.staged as staged
+    import sokoasp.phases.staged.search as staged
 
     # first passes far too short: each is cut short
     monkeypatch.setattr(staged, "SCHEDULE", replace(staged.SCHEDULE, first_stage_seconds=1e-9))

@@ -20,9 +20,9 @@ from sokoasp.board.simulator import count_pushes
 from sokoasp.config import PhaseRun
 from sokoasp.errors import ExitCode
 from sokoasp.phases import box_search as box_search_phase
+from sokoasp.phases.box_search import search_plan
 from sokoasp.sokoban.analysis import INFINITY, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of
-from sokoasp.sokoban.box_search import search_plan
 from sokoasp.sokoban.push_search import MatchingGuide
 
 CORPUS = multi_box_corpus(16, seed=75)

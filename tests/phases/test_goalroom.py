@@ -13,19 +13,19 @@ from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp import pipeline as driver
-from sokoasp.asp.staged import StagedOutcome
 from sokoasp.board.level import DIRECTIONS, Level, add
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
 from sokoasp.config import Clock, PhaseRun, PhaseSettings
-from sokoasp.phases import parse_phases
 from sokoasp.phases import goal_room as goal_room_phase
+from sokoasp.phases import parse_phases
 from sokoasp.phases import staged as staged_phase
-from sokoasp.phases.staged import stage_families
 from sokoasp.phases.base import PhaseContext
+from sokoasp.phases.staged import stage_families
+from sokoasp.phases.staged.search import StagedOutcome
 from sokoasp.result import Result
 from sokoasp.sokoban.breadth_first import player_region, region_from
-from sokoasp.sokoban.goal_room import GoalRoom, closable_rooms, closing, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
+from sokoasp.sokoban.rooms.packing import GoalRoom, closable_rooms, closing, find_goal_room, goal_rooms, packing_macros, two_entrance_rooms
 
 # Levels from David W. Skinner's Microban (1-based numbers in the collection).
 MICROBAN = {

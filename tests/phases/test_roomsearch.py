@@ -24,9 +24,9 @@ from sokoasp.config import PhaseRun
 from sokoasp.errors import ExitCode
 from sokoasp.phases import room_search
 from sokoasp.phases import room_search as room_search_phase
+from sokoasp.phases.room_search import PARKED_COST, RoomMacroSearch, room_search_plan
 from sokoasp.portfolio.members import default_members, members_for
-from sokoasp.sokoban.entrance_rooms import find_entrance_room
-from sokoasp.sokoban.room_search import PARKED_COST, RoomMacroSearch, room_search_plan
+from sokoasp.sokoban.rooms.entrances import find_entrance_room
 
 
 def room_level(rng: random.Random) -> str | None:

@@ -14,9 +14,10 @@ from sokoasp import SolveConfig, Status
 from sokoasp.asp.encodings import get_encoding
 from sokoasp.config import PhaseRun
 from sokoasp.errors import InputError
-from sokoasp.portfolio.members import LONGER, default_members, member_config, members_for
 from sokoasp.phases.staged import stage_families
-from sokoasp.portfolio.race import choose_members, race
+from sokoasp.portfolio.members import LONGER, default_members, member_config, members_for
+from sokoasp.portfolio.race import race
+from sokoasp.portfolio.suggest import choose_members
 
 DEFAULT_MEMBERS = default_members()
 

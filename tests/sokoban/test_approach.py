@@ -1,4 +1,4 @@
-"""A way's approach (sokoasp.sokoban.approach): whether a lone box can still be brought to a goal room's
+"""A way's approach (sokoasp.sokoban.rooms.approach): whether a lone box can still be brought to a goal room's
 entrance from a square, against a forward search of pushes and walks."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from helpers import level_of
 from test_roomstages import TWO_DOORS
 
 from sokoasp.board.level import DIRECTIONS, Cell, add
-from sokoasp.sokoban.approach import approach_open
-from sokoasp.sokoban.entrance_rooms import find_entrance_room
+from sokoasp.sokoban.rooms.approach import approach_open
+from sokoasp.sokoban.rooms.entrances import find_entrance_room
 
 # A room with a pocket below: the corridor at (5, 4) leads a box down into the pocket, where it
 # must be pushed left to (2, 5) and up through the lower entrance; the player, behind the box

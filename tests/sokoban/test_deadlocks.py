@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from oracle import parse, push_closure, region
 from test_push_search import reachable_pull_states
 
-from sokoasp.asp.stage_ends import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
 from sokoasp.board.level import Level
+from sokoasp.board.simulator import replay
+from sokoasp.phases.staged.stage_ends import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
 from sokoasp.sokoban.analysis import dead_squares, lone_box_distances
 from sokoasp.sokoban.deadlocks import (
     ONE_BY_ONE_SEARCHES,
@@ -34,7 +35,8 @@ from sokoasp.sokoban.deadlocks import (
     player_side,
     pockets,
 )
-from sokoasp.sokoban.push_search import push_search
+from sokoasp.sokoban.end_game import pushed_moves
+from sokoasp.sokoban.push_search import SearchLimits, Stop, Target, push_search
 
 CORPUS = multi_box_corpus(24, seed=11)
 
@@ -378,7 +380,7 @@ def test_groups_placed_one_by_one_are_those_a_search_of_all_their_boxes_can_plac
             boxes = frozenset(group)
             if any(box not in distance for box in boxes):
                 continue
-            placed = push_search(state.floor, boxes, state.player, distance, state.goals, pulls, 100_000)
+            placed = push_search(state.floor, boxes, state.player, distance, Target(state.goals), pulls, SearchLimits(100_000)).answer
             assert placed is not None
             if placed_one_by_one(state.floor, state.goals, boxes, state.player, distance, pulls, [ONE_BY_ONE_SEARCHES]):
                 assert placed, (state, group)
@@ -404,7 +406,8 @@ def test_boxes_placed_one_by_one_fill_a_goal_corridor_from_its_inner_end() -> No
     level = level_of(GOAL_CORRIDOR)
     assert goals_filled_first(level.floor, level.goals) == {(1, 1)}
     distance = lone_box_distances(level.floor, level.goals)
-    assert push_search(level.floor, level.boxes, level.player, distance, level.goals, False, 10_000) is True
+    found = push_search(level.floor, level.boxes, level.player, distance, Target(level.goals), False, SearchLimits(10_000))
+    assert found.stop is Stop.FOUND and replay(level, pushed_moves(level, found.moves)).ok
     assert placed_one_by_one(level.floor, level.goals, level.boxes, level.player, distance, False, [ONE_BY_ONE_SEARCHES])
 
 

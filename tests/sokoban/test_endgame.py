@@ -15,12 +15,12 @@ from test_cli import run
 from test_push_search import CORPUS, SEALED, fills, reachable_pull_states, reachable_states
 
 from sokoasp import SolveConfig
-from sokoasp.asp import staged
-from sokoasp.asp.staged import StagedSearch, solve_staged
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import replay
 from sokoasp.config import Clock
 from sokoasp.errors import ExitCode
+from sokoasp.phases.staged import search as staged
+from sokoasp.phases.staged.search import StagedSearch, solve_staged
 from sokoasp.sokoban import end_game as endgame
 from sokoasp.sokoban.end_game import END_GAME_BOXES, END_GAME_STATES, FEW_BOXES_SHARE, FEW_BOXES_STATES, budget, finish
 

@@ -19,6 +19,9 @@ from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.push_search import (
     JOINT_BOXES,
     GoalOrder,
+    SearchLimits,
+    Stop,
+    Target,
     each_box_reaches_a_goal,
     fillable,
     fills_jointly,
@@ -82,11 +85,17 @@ def test_the_joint_search_answers_as_the_oracle_does(pulls: bool) -> None:
     for most of them, and it turns down states each box alone would pass."""
     texts = sorted(CORPUS)[:12] if pulls else sorted(CORPUS)
     states = [state for name in texts for state in (reachable_pull_states if pulls else reachable_states)(CORPUS[name])]
-    answered = [(state, fills_jointly(state, pulls)) for state in states]
+    answered = [(state, joint_answer(state, pulls)) for state in states]
     answered = [(state, answer) for state, answer in answered if answer is not None]
     assert len(answered) > len(states) / 2
     assert all(answer == fills(state, pulls) for state, answer in answered)
     assert any(not answer and each_box_reaches_a_goal(state, pulls) for state, answer in answered)
+
+
+def joint_answer(state: Level, pulls: bool = False) -> bool | None:
+    """fills_jointly's answer: True, False, or None when it searched nothing or was cut short."""
+    joint = fills_jointly(state, pulls)
+    return None if joint is None else joint.answer
 
 
 def test_two_boxes_that_block_each_other_fail_though_each_alone_would_pass() -> None:
@@ -94,9 +103,9 @@ def test_two_boxes_that_block_each_other_fail_though_each_alone_would_pass() -> 
     the other box is; together neither can move along the wall, and no push moves them off it."""
     pair = level_of("#######\n#.$$ .#\n#     #\n#  @  #\n#######\n")
     assert each_box_reaches_a_goal(pair) and not fills(pair)
-    assert fills_jointly(pair) is False and not fillable(pair)
+    assert joint_answer(pair) is False and not fillable(pair)
     apart = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n")
-    assert fills_jointly(apart) is True and fillable(apart) and fills(apart)
+    assert joint_answer(apart) is True and fillable(apart) and fills(apart)
 
 
 def test_the_joint_search_leaves_many_boxes_to_the_stages() -> None:
@@ -266,9 +275,10 @@ def test_every_region_the_push_search_takes_up_is_one_piece_of_the_floor(pulls: 
         distance = lone_box_distances(state.floor, state.goals, pulls)
         if any(box not in distance for box in state.boxes):
             continue
-        seen: set[tuple[int, int]] = set()
-        assert push_search(state.floor, state.boxes, state.player, distance, state.goals, pulls, 100_000,
-                           need=len(state.boxes) + 1, seen=seen, newest_first=newest_first) is False
+        outcome = push_search(state.floor, state.boxes, state.player, distance, Target(state.goals, need=len(state.boxes) + 1),
+                              pulls, SearchLimits(100_000, newest_first=newest_first))
+        assert outcome.stop is Stop.EXHAUSTED and outcome.moves == () and outcome.states == len(outcome.seen) > 0
+        seen = outcome.seen
         board = board_of(state.floor)
         open_squares = floor_mask(state.floor)
         for boxes, region in seen:

@@ -11,11 +11,11 @@ from helpers import level_of
 from oracle import push_closure
 from test_deadlocks import corpus_states, solvable
 
-from sokoasp.asp.stage_ends import StageEnds, StageGoal, state_nogood
-from sokoasp.asp.stage_session import StageSession
-from sokoasp.asp.staged import StagedSearch
 from sokoasp.board.level import Level
 from sokoasp.config import Clock, SolveConfig
+from sokoasp.phases.staged.search import StagedSearch
+from sokoasp.phases.staged.stage_ends import StageEnds, StageGoal, state_nogood
+from sokoasp.phases.staged.stage_session import StageSession
 from sokoasp.sokoban.analysis import dead_squares
 from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
 from sokoasp.sokoban.pushes import StagePlan
@@ -154,7 +154,7 @@ def test_the_search_skips_a_careless_stage_that_ends_in_a_trap_and_tries_the_nex
 def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_or_the_proofs_share_has_left(monkeypatch) -> None:
     import time
 
-    import sokoasp.asp.staged as staged
+    import sokoasp.phases.staged.search as staged
 
     asked: list[float] = []
     monkeypatch.setattr(Traps, "prove_dead", lambda self, state, seconds: asked.append(seconds) or False)

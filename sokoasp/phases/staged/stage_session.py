@@ -1,4 +1,4 @@
-"""The clingo sessions of staged solving (sokoasp/asp/staged.py): one grounding serves every stage,
+"""The clingo sessions of staged solving (sokoasp/phases/staged/search.py): one grounding serves every stage,
 the start state, the goal count, the goal order and the careful tries' preferences switched by
 external atoms, and one control for each band of horizons (``sokoasp.asp.bands``)."""
 
@@ -11,9 +11,9 @@ from sokoasp.asp.encodings import Encoding, encodings_dir, get_encoding
 from sokoasp.asp.level_facts import program_facts
 from sokoasp.asp.reverse_facts import reverse_facts, turned_round
 from sokoasp.asp.session import Session, horizons
-from sokoasp.asp.stage_ends import StageEnds, StageGoal
 from sokoasp.board.level import Cell, Level
 from sokoasp.config import Clock, SolveConfig
+from sokoasp.phases.staged.stage_ends import StageEnds, StageGoal
 from sokoasp.sokoban.push_search import GoalOrder
 from sokoasp.sokoban.pushes import StagePlan
 from sokoasp.sokoban.traps import Traps
@@ -22,7 +22,7 @@ Pair = tuple[Cell, Cell]  # (g, h): goal g must not be filled while goal h is em
 
 
 def stage_facts(level: Level, reverse: bool) -> str:
-    """The level's facts (``reverse``: turned round, sokoasp/reverse.py) without its boxes and
+    """The level's facts (``reverse``: turned round, ``sokoasp.asp.reverse_facts``) without its boxes and
     player (stage-start.lp takes those from externals)."""
     facts = reverse_facts(level) if reverse else program_facts(level)
     return "".join(line + "\n" for line in facts.splitlines() if not line.startswith("init(at("))

@@ -23,19 +23,19 @@ from dataclasses import dataclass, replace
 
 from sokoasp.asp.encodings import Encoding, get_encoding
 from sokoasp.asp.reverse_facts import turned_round
-from sokoasp.asp.stage_ends import StageGoal
-from sokoasp.asp.stage_schedule import STAGED
-from sokoasp.asp.stage_session import StageSession
 from sokoasp.asp.strategies import get_strategy
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.xsb import board_lines
 from sokoasp.config import Clock, Progress, SolveConfig
 from sokoasp.errors import InputError
+from sokoasp.phases.staged.schedule import STAGED
+from sokoasp.phases.staged.stage_ends import StageGoal
+from sokoasp.phases.staged.stage_session import StageSession
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.end_game import budget, finish
 from sokoasp.sokoban.pushes import StagePlan
 
-SCHEDULE = STAGED  # the stage schedule of staged solving (sokoasp.asp.stage_schedule)
+SCHEDULE = STAGED  # the stage schedule of staged solving (sokoasp.phases.staged.schedule)
 # Strategies that hold for any goal count: they cut states from which no complete plan exists,
 # or plan shapes. The others (bound, corral, pack, ...) reason about the full goal and are left
 # out of the stages.

@@ -8,9 +8,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
-from sokoasp.sokoban.approach import approach_open
-from sokoasp.sokoban.goal_room import Entry, cut_rooms, goal_rooms, packing_entries, two_entrance_rooms
 from sokoasp.sokoban.pushes import fewest_pushes
+from sokoasp.sokoban.rooms.approach import approach_open
+from sokoasp.sokoban.rooms.packing import Entry, cut_rooms, goal_rooms, packing_entries, two_entrance_rooms
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""How a stage search spends its time: the schedule the staged search (``sokoasp.asp.staged``)
-and the room stages (``sokoasp.asp.room_stages``) share, each with its own defaults."""
+"""How a stage search spends its time: the schedule the staged search (``sokoasp.phases.staged.search``)
+and the room stages (``sokoasp.phases.staged.room_stages``) share, each with its own defaults."""
 
 from __future__ import annotations
 

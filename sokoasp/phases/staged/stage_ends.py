@@ -1,4 +1,4 @@
-"""What one stage of staged solving (sokoasp/asp/staged.py) asks for and which end states it takes:
+"""What one stage of staged solving (sokoasp/phases/staged/search.py) asks for and which end states it takes:
 the goal (``StageGoal``), the plan of a stage (``StagePlan``), and the test of every model's
 end state (``StageEnds``), which turns the dead and the unwanted away with nogoods on the
 literals of the end state, valid for one solve call."""
@@ -148,7 +148,8 @@ class StageEnds(PlanExtractor):
             return filled_goals_nogood(end, self.horizon)
         if self.goal.keep_fillable and not each_box_reaches_a_goal(end, pulls=self.reverse):
             return filled_goals_nogood(end, self.horizon)
-        if self.goal.keep_fillable and fills_jointly(end, pulls=self.reverse) is False:
+        joint = fills_jointly(end, pulls=self.reverse) if self.goal.keep_fillable else None
+        if joint is not None and joint.answer is False:
             return state_nogood(end, self.horizon)  # the boxes off the goals block each other where they stand
         return None
 

@@ -1,11 +1,11 @@
-"""Room stages: a goal room with up to three entrances (``sokoasp.sokoban.entrance_rooms``) filled
-box by box, for rooms that ``sokoasp.sokoban.goal_room`` cannot replace by a corridor.
+"""Room stages: a goal room with up to three entrances (``sokoasp.sokoban.rooms.entrances``) filled
+box by box, for rooms that ``sokoasp.sokoban.rooms.packing`` cannot replace by a corridor.
 
 Each stage is a short clingo search (``encodings/room-stage.lp``) that pushes some box in onto
 the square just inside an entrance; the entry's fixed pushes then take it on to its goal. The
 entries a stage may make are those after which some order of entries still fills the rest
 (``next_entries``). Stages search depth first in passes with a growing stage time, as
-``sokoasp.asp.staged`` does. End states with a corral, group or freeze deadlock, a box shut out
+``sokoasp.phases.staged.search`` does. End states with a corral, group or freeze deadlock, a box shut out
 of the room (``shut_out``) or boxes outside proven unable to all come in (``trapped``) are turned
 away by nogoods that name only the boxes to blame (``blame``); a pass that does not fill the
 room has the states on its way proven or refuted (``review``). Each horizon is asked in the
@@ -18,10 +18,8 @@ the pipeline like every other."""
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import clingo
 
@@ -30,16 +28,15 @@ from sokoasp.asp.encodings import Encoding, encodings_dir, get_encoding
 from sokoasp.asp.level_facts import program_facts
 from sokoasp.asp.models import PlanExtractor, push_sequence
 from sokoasp.asp.session import Session, horizons
-from sokoasp.asp.stage_ends import atom
-from sokoasp.asp.stage_schedule import ROOM_STAGES
-from sokoasp.asp.stage_session import StartExternals
-from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.board.level import Cell, Level
 from sokoasp.config import Clock, SolveConfig
-from sokoasp.sokoban.breadth_first import player_region
-from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
-from sokoasp.sokoban.entrance_rooms import EntranceRoom, find_entrance_room, inside_of, next_entries
-from sokoasp.sokoban.goal_room import Entry
-from sokoasp.sokoban.pushes import Push, expand_pushes, fewest_pushes
+from sokoasp.phases.staged.schedule import ROOM_STAGES
+from sokoasp.phases.staged.stage_ends import atom
+from sokoasp.phases.staged.stage_session import StartExternals
+from sokoasp.sokoban.pushes import Push, expand_pushes
+from sokoasp.sokoban.rooms.entrances import EntranceRoom, find_entrance_room, next_entries
+from sokoasp.sokoban.rooms.filling import Doom, doom, end_boxes, outside_state, play_pushes, shut_out
+from sokoasp.sokoban.rooms.packing import Entry
 from sokoasp.sokoban.traps import Traps
 
 STAGE_STRATEGIES = ("dead", "freeze")  # they hold with the squares inside the entrances as the goals
@@ -276,85 +273,6 @@ class RoomStages:
         return float("inf") if remaining is None else remaining
 
 
-@dataclass(frozen=True)
-class Doom:
-    """A deadlock's squares: every state with boxes on ``boxes`` and none on ``empty`` is dead,
-    with the player on the side of them it stands on when ``player`` is set (the test searched
-    from there), wherever it stands when not."""
-
-    boxes: frozenset[Cell]
-    empty: frozenset[Cell] = frozenset()
-    player: bool = False
-
-
-def doom(state: Level) -> Doom | None:
-    """A corral, group or freeze deadlock in ``state`` (sokoasp.sokoban.deadlocks), or None."""
-    fence = dead_fence(state)
-    if fence is not None:
-        return Doom(fence, player=True)
-    group = dead_group(state)
-    if group is not None:
-        return Doom(group[0], player=group[1] is not None)
-    frozen = dead_freeze(state)
-    return None if frozen is None else Doom(*frozen)
-
-
-def outside_state(level: Level, room: EntranceRoom, boxes: frozenset[Cell], player: Cell) -> Level:
-    """The boxes outside the room as a level of their own: the room's boxes are walls and the
-    goals left empty are its goals (trap proofs of it tell whether they can all come in)."""
-    inside = boxes & room.room
-    return Level(level.floor - inside, boxes - inside, room.goals - inside, player)
-
-
-def shut_out(room: EntranceRoom, boxes: frozenset[Cell]) -> Cell | None:
-    """A box outside the room that can no longer come in through an entrance that still leads to
-    an unfilled goal (``usable_insides``), or None. Pushed alone, the boxes in the room as walls
-    and the player starting anywhere: other boxes and the goals filled later only
-    block more, and room stages bring every box in."""
-    inside = boxes & room.room
-    usable = usable_insides(room, inside & room.goals)
-    coming = can_come_to(room.floor, inside, usable)
-    return next((box for box in sorted(boxes - room.room) if box not in coming), None)
-
-
-@lru_cache(maxsize=4096)
-def usable_insides(room: EntranceRoom, filled: frozenset[Cell]) -> frozenset[Cell]:
-    """The squares inside the entrances from which a box pushed in can still reach an unfilled
-    goal, with the goals ``filled`` as walls, through ways a box can still come to
-    (``EntranceRoom.open``, as ``next_entries`` asks). Entries after these fills use no other:
-    filling more goals only adds walls, and a way's approach only closes."""
-    ways = [way for way in room.ways if room.open(way, filled)]
-    return frozenset(inside_of(way) for way in ways
-                     if any(fewest_pushes(room.room | set(way), filled, way[0], way[1], goal, None) for goal in room.goals - filled))
-
-
-@lru_cache(maxsize=4096)
-def can_come_to(floor: frozenset[Cell], walls: frozenset[Cell], targets: frozenset[Cell]) -> frozenset[Cell]:
-    """The squares from which a lone box can be pushed onto one of ``targets``, ``walls`` as
-    walls and the player starting anywhere: a search backwards, by walks and pulls, from each
-    target with the player on every square (one search for every box)."""
-    free = floor - walls
-    starts = [(target, player) for target in targets for player in free if player != target]
-    seen = set(starts)
-    queue = deque(starts)
-    while queue:
-        box, player = queue.popleft()
-        for delta in DIRECTIONS.values():
-            step = add(player, delta)
-            if step not in free:
-                continue
-            if step != box:
-                earlier = (box, step)  # the player walked from step to player
-            elif add(player, (-delta[0], -delta[1])) in free:
-                earlier = (player, add(player, (-delta[0], -delta[1])))  # pushed from behind: box was on player
-            else:
-                continue
-            if earlier not in seen:
-                seen.add(earlier)
-                queue.append(earlier)
-    return frozenset(box for box, _ in seen)
-
-
 Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it
 
 
@@ -396,29 +314,6 @@ class EntryEnds(PlanExtractor):
         self.kept = verdict
         self.symbols, self.found = symbols, True
         return False
-
-
-def end_boxes(boxes: frozenset[Cell], pushes: list[Push]) -> frozenset[Cell]:
-    moved = set(boxes)
-    for push in pushes:
-        moved.discard(push.box)
-        moved.add(add(push.box, push.delta))
-    return frozenset(moved)
-
-
-def play_pushes(floor: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
-                pushes: list[Push]) -> tuple[frozenset[Cell], Cell] | None:
-    """The boxes and the player after ``pushes``, the player walking to each; None when one
-    cannot be made."""
-    now = set(boxes)
-    for push in pushes:
-        stand, beyond = add(push.box, (-push.delta[0], -push.delta[1])), add(push.box, push.delta)
-        if push.box not in now or beyond not in floor or beyond in now or stand not in player_region(floor, now, player):
-            return None
-        now.remove(push.box)
-        now.add(beyond)
-        player = push.box
-    return frozenset(now), player
 
 
 def solve_room_stages(level: Level, config: SolveConfig, families: tuple[str, ...], clock: Clock) -> tuple[str | None, str, str]:

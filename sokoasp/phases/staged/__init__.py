@@ -1,5 +1,5 @@
 """Staged solving: a chain of short clingo searches in the push families, each putting one more
-box on a goal, with backtracking and an end game in Python (``sokoasp.asp.staged``). ASP; may
+box on a goal, with backtracking and an end game in Python (``sokoasp.phases.staged.search``). ASP; may
 lose solutions (a goal agenda is incomplete), never optimal. When it ends without a plan it
 reports the farthest state it reached and, backwards, the state nearest the start."""
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from sokoasp.asp.encodings import get_encoding
-from sokoasp.asp.staged import check_stage_families, check_stage_strategies, loop_strategies, solve_staged
 from sokoasp.asp.strategies import check_supported
 from sokoasp.board.level import Level
 from sokoasp.config import PhaseSettings, SolveConfig
 from sokoasp.phases.base import PhaseContext, PhaseOutcome
+from sokoasp.phases.staged.search import check_stage_families, check_stage_strategies, loop_strategies, solve_staged
 from sokoasp.result import PhaseReport
 
 NAME = "staged"

@@ -8,7 +8,7 @@ in a pocket that the player can reach only through the room closes once the room
 across it: a box that comes down a corridor with the player behind it, where the player must go
 round through the room to push it on.
 
-A filter on packing orders (``goal_room.packing_entries``), which may lose solutions anyway: a box
+A filter on packing orders (``packing.packing_entries``), which may lose solutions anyway: a box
 that starts inside such a pocket, or comes there by another way, is not looked for.
 """
 

@@ -25,10 +25,10 @@ from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.board.simulator import apply_step
 from sokoasp.errors import InputError
 from sokoasp.sokoban.analysis import lone_box_distances, unsolvable_reason
-from sokoasp.sokoban.approach import Way
 from sokoasp.sokoban.bitboard import board_of, shifted
 from sokoasp.sokoban.breadth_first import links_back, region_from
 from sokoasp.sokoban.pushes import Push, fewest_pushes
+from sokoasp.sokoban.rooms.approach import Way
 
 Approach = Callable[[Way, frozenset[Cell]], bool]  # (way, goals filled) -> can a box still come to it
 
