@@ -49,8 +49,13 @@ class PhaseRun:
 def changed_settings(settings: PhaseSettings) -> list[tuple[str, str]]:
     """The settings that differ from their defaults as (key, value) texts: keys with hyphens,
     booleans on/off, tuples joined by +."""
-    return [(known.name.replace("_", "-"), setting_text(getattr(settings, known.name)))
+    return [(setting_key(known.name), setting_text(getattr(settings, known.name)))
             for known in fields(settings) if getattr(settings, known.name) != known.default]
+
+
+def setting_key(name: str) -> str:
+    """A setting's field name as it is spelled: with hyphens."""
+    return name.replace("_", "-")
 
 
 def setting_text(value: object) -> str:
@@ -73,7 +78,7 @@ def read_settings(kind: type[PhaseSettings], given: dict[str, object], phase: st
     for key, value in given.items():
         name = key.replace("-", "_")
         if name not in known:
-            names = ", ".join(n.replace("_", "-") for n in known) or "none but its seconds"
+            names = ", ".join(setting_key(n) for n in known) or "none but its seconds"
             raise InputError(f"phase {phase!r} has no setting {key!r} (its settings: {names})")
         values[name] = setting_value(known[name].default, value, f"phase {phase!r}, setting {key!r}")
     return kind(**values)

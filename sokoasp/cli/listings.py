@@ -11,7 +11,7 @@ from sokoasp.asp.horizon_loops import probes_the_bound
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.cli.options import SECONDS
 from sokoasp.cli.output import table
-from sokoasp.config import SolveConfig, setting_text
+from sokoasp.config import SolveConfig, setting_key, setting_text
 from sokoasp.phases import PHASES, staged
 from sokoasp.portfolio.members import members_for
 
@@ -50,7 +50,7 @@ def list_phases() -> None:
     rows = [("name", "kind", "soundness", "default s", "settings (default)", "what it does")]
     for phase in PHASES.values():
         kind = "Python" if phase.kind == "python" else "ASP"
-        settings = ", ".join(f"{item.name.replace('_', '-')}={setting_text(item.default) or '-'}" for item in fields(phase.settings))
+        settings = ", ".join(f"{setting_key(item.name)}={setting_text(item.default) or '-'}" for item in fields(phase.settings))
         rows.append((phase.name, kind, phase.soundness, f"{phase.default_seconds:g}", settings or "-", phase.summary))
     click.echo(table(rows))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -79,11 +80,11 @@ def solve_command(level_file: Path, which: str | None, encoding: str, strategies
     To race the portfolio or prove a plan push-optimal: `sokoasp race --help`.
     """
     loaded = load_level(level_file, which)
-    config = config_from_table({
+    config = replace(config_from_table({
         "encoding": encoding, "strategies": strategies, "horizon": horizon if horizon is not None else loaded.horizon,
         "min_horizon": min_horizon, "start_factor": start_factor, "max_horizon": max_horizon, "clingo_args": clingo_args,
-        "phases": [str(run) for run in phases], "interleave": interleave, "descend": descend,
-    })
+        "interleave": interleave, "descend": descend,
+    }), phases=phases)  # the phases, parsed by the same reader already (``phase_runs``)
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if time_limit is not None or memory_limit is not None:

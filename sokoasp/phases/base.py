@@ -5,11 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from sokoasp.board.level import Level
 from sokoasp.config import Clock, PhaseRun, PhaseSettings, Progress, SolveConfig
 from sokoasp.result import PhaseReport, Result
+
+Kind = TypeVar("Kind", bound=PhaseSettings)
+
+
+def settings_as(kind: type[Kind], run: PhaseRun) -> Kind:
+    """The settings of ``run`` as the phase's own type ``kind``: its own, or the defaults (a run
+    built with the base type stands for them)."""
+    return run.settings if isinstance(run.settings, kind) else kind()
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,7 @@ class Phase:
 
     def settings_of(self, run: PhaseRun) -> PhaseSettings:
         """The settings of ``run``, a run of this phase: its own, or the defaults."""
-        return run.settings if isinstance(run.settings, self.settings) else self.settings()
+        return settings_as(self.settings, run)
 
     @property
     def soundness(self) -> str:

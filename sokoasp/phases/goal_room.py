@@ -41,8 +41,7 @@ def run(level: Level, context: PhaseContext) -> PhaseOutcome:
 def by_room_stages(level: Level, context: PhaseContext) -> PhaseOutcome:
     """Room stages for up to the phase's seconds: the room may need two or three entrances."""
     stages_clock = Clock(limit=context.seconds)
-    families = staged.families_of(context.config, staged.settings_in(context.config) or staged.Settings())
-    plan, note, farthest = solve_room_stages(level, context.config, families, stages_clock)
+    plan, note, farthest = solve_room_stages(level, context.config, staged.stage_families(context.config), stages_clock)
     context.clock.add(stages_clock)
     context.progress(f"goal room: {note}")
     return PhaseOutcome(plan, PhaseReport(NAME, note, farthest if plan is None else ""))

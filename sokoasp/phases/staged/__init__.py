@@ -11,7 +11,7 @@ from sokoasp.asp.encodings import get_encoding
 from sokoasp.asp.strategies import check_supported
 from sokoasp.board.level import Level
 from sokoasp.config import PhaseSettings, SolveConfig
-from sokoasp.phases.base import PhaseContext, PhaseOutcome
+from sokoasp.phases.base import PhaseContext, PhaseOutcome, settings_as
 from sokoasp.phases.staged.search import check_stage_families, check_stage_strategies, loop_strategies, solve_staged
 from sokoasp.result import PhaseReport
 
@@ -36,9 +36,7 @@ def families_of(config: SolveConfig, settings: Settings) -> tuple[str, ...]:
 def settings_in(config: SolveConfig) -> Settings | None:
     """The settings of the staged phase of ``config`` (None: it has none)."""
     run = config.phase(NAME)
-    if run is None:
-        return None
-    return run.settings if isinstance(run.settings, Settings) else Settings()
+    return None if run is None else settings_as(Settings, run)
 
 
 def stage_families(config: SolveConfig) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ import hashlib
 import itertools
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +76,8 @@ class Run:
 
     def config(self) -> SolveConfig:
         """The run's configuration (not for the pseudo-encodings of ``OWN_CONFIGURATIONS``)."""
-        return SolveConfig(encoding=self.encoding, strategies=self.strategies, max_horizon=self.max_horizon,
-                           clingo_args=self.clingo_options, start_factor=self.start_factor, phases=self.phases,
-                           interleave=self.interleave)
+        return combination_config(self.max_horizon, self.encoding, self.strategies, self.clingo_options, self.start_factor,
+                                  self.phases, self.interleave)
 
     @property
     def key(self) -> str:
@@ -141,13 +140,19 @@ class GridSpec:
         if encoding in OWN_CONFIGURATIONS:
             chosen = strategies or options or factor != 1 or phases or interleave != 1
             return "it chooses its own" if chosen else ""
-        try:
-            check_config(SolveConfig(encoding=encoding, strategies=strategies, clingo_args=options, start_factor=factor,
-                                     phases=phases, interleave=interleave, max_horizon=self.max_horizon,
-                                     horizon=None if ENCODINGS[encoding].incremental else 0))
+        config = combination_config(self.max_horizon, encoding, strategies, options, factor, phases, interleave)
+        try:  # a grid gives no horizon: a fixed-horizon run is left to fail as it runs, as before the checker
+            check_config(replace(config, horizon=None if ENCODINGS[encoding].incremental else 0))
         except InputError as error:
             return error.problem
         return ""
+
+
+def combination_config(max_horizon: int, encoding: str, strategies: tuple[str, ...], options: tuple[str, ...], factor: int,
+                       phases: tuple[PhaseRun, ...], interleave: int) -> SolveConfig:
+    """The configuration of one combination of the matrix."""
+    return SolveConfig(encoding=encoding, strategies=strategies, clingo_args=options, start_factor=factor, phases=phases,
+                       interleave=interleave, max_horizon=max_horizon)
 
 
 def configuration_label(encoding: str, strategies: tuple[str, ...], options: tuple[str, ...], factor: int,
