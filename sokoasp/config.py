@@ -12,25 +12,27 @@ from importlib import metadata
 from sokoasp.errors import InputError
 
 DEFAULT_MAX_HORIZON = 200
+WORK_PER_SECOND = 5_000  # the nominal rate that turns a time limit into work where a budget follows the limit (members)
+MOST_WORK = 10**12  # the largest budget a phase or a run may be given, in work units
 
 Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
 class PhaseSettings:
-    """A phase's own settings beyond its seconds. A phase that has some subclasses this (frozen),
+    """A phase's own settings beyond its work budget. A phase that has some subclasses this (frozen),
     every field with a default of type bool, int, float, str or tuple of str, so that one
     spelling reads and writes them all (``read_settings``, ``PhaseRun.__str__``); the base has none."""
 
 
 @dataclass(frozen=True, eq=False)
 class PhaseRun:
-    """One phase of a run (a name of ``sokoasp.phases.PHASES``), its seconds and its settings
-    (the phase's own type once parsed; the base type stands for the phase's defaults, and runs
-    are equal when they spell the same)."""
+    """One phase of a run (a name of ``sokoasp.phases.PHASES``), its budget in work units
+    (``Meter``) and its settings (the phase's own type once parsed; the base type stands for the
+    phase's defaults, and runs are equal when they spell the same)."""
 
     name: str
-    seconds: float
+    work: int
     settings: PhaseSettings = PhaseSettings()
 
     def __eq__(self, other: object) -> bool:
@@ -40,10 +42,45 @@ class PhaseRun:
         return hash(str(self))
 
     def __str__(self) -> str:
-        """``NAME=SECONDS``, then ``:KEY=VALUE,...`` for each setting that is not its default:
-        the spelling ``sokoasp.phases.parse_phase`` reads."""
+        """``NAME=WORK`` (``box-search=100k``), then ``:KEY=VALUE,...`` for each setting that is
+        not its default: the spelling ``sokoasp.phases.parse_phase`` reads."""
         knobs = ",".join(f"{key}={value}" for key, value in changed_settings(self.settings))
-        return f"{self.name}={self.seconds:g}" + (f":{knobs}" if knobs else "")
+        return f"{self.name}={work_text(self.work)}" + (f":{knobs}" if knobs else "")
+
+
+WORK_SUFFIXES = {"": 1, "k": 1_000, "M": 1_000_000, "G": 1_000_000_000}
+
+
+def work_text(work: int) -> str:
+    """A work budget with the largest suffix that spells it whole: 100k, 2M, 1500."""
+    for suffix, size in reversed(WORK_SUFFIXES.items()):
+        if work >= size and work % size == 0:
+            return f"{work // size}{suffix}"
+    return str(work)
+
+
+def read_work(text: object, where: str) -> int:
+    """A work budget from ``100000``, ``100k``, ``2.5M`` or a whole TOML number, from 1k to
+    ``MOST_WORK`` units (raises InputError saying what it must be: a small number is likely seconds,
+    which budgets are not)."""
+    value: float | None = None
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    elif isinstance(text, str) and 0 < len(text) <= 20 and text.strip().isascii():
+        body = text.strip()
+        size = WORK_SUFFIXES.get(body[-1:], 1) if body[-1:].isalpha() else 1
+        digits = body[:-1] if body[-1:].isalpha() else body
+        if body[-1:].isalpha() and body[-1:] not in WORK_SUFFIXES:
+            digits = ""
+        try:
+            value = float(digits) * size if "." in digits else int(digits) * size
+        except ValueError:
+            value = None
+    if value is None or value != int(value) or not 1_000 <= value <= MOST_WORK:
+        raise InputError(f"{where}: a budget counts work units (states searched, clasp conflicts; about "
+                         f"{WORK_PER_SECOND // 1000}k a second), a whole number from 1k to 10^12 such as 100k or 2M, "
+                         f"not {text!r}")
+    return int(value)
 
 
 def changed_settings(settings: PhaseSettings) -> list[tuple[str, str]]:
@@ -78,7 +115,7 @@ def read_settings(kind: type[PhaseSettings], given: dict[str, object], phase: st
     for key, value in given.items():
         name = key.replace("-", "_")
         if name not in known:
-            names = ", ".join(setting_key(n) for n in known) or "none but its seconds"
+            names = ", ".join(setting_key(n) for n in known) or "none but its budget"
             raise InputError(f"phase {phase!r} has no setting {key!r} (its settings: {names})")
         values[name] = setting_value(known[name].default, value, f"phase {phase!r}, setting {key!r}")
     return kind(**values)
@@ -136,10 +173,10 @@ class SolveConfig:
         """The run of phase ``name`` in this configuration, or None if it does not run."""
         return next((run for run in self.phases if run.name == name), None)
 
-    def seconds(self, phase: str) -> float | None:
-        """The seconds of ``phase`` in this run, or None if it does not run."""
+    def work(self, phase: str) -> int | None:
+        """The work budget of ``phase`` in this run, or None if it does not run."""
         run = self.phase(phase)
-        return None if run is None else run.seconds
+        return None if run is None else run.work
 
     def describe(self) -> dict[str, object]:
         return {
@@ -167,27 +204,72 @@ def version_of(distribution: str) -> str:
 
 
 @dataclass
+class Meter:
+    """The work one run has done, the currency of its budgets: unlike seconds, the same run does
+    the same work on any machine at any load. A state a Python search takes up is one unit; clasp's
+    work is ``SOLVE_CALL_UNITS`` per solve call, ``CONFLICT_UNITS`` per conflict and one unit per
+    ``RULES_PER_UNIT`` rules grounded. Every clock of a run reads the same meter."""
+
+    done: int = 0
+
+
+# A unit is about 0.2 ms on a 2-core machine of 2026 (WORK_PER_SECOND) for both kinds of work;
+# benchmarks/notes.md has the measurement these weights come from.
+CONFLICT_UNITS = 2  # clasp meets 1,500 to 5,000 conflicts a second on the staged search's programs
+SOLVE_CALL_UNITS = 20  # a solve call costs a few milliseconds even when it meets no conflict
+RULES_PER_UNIT = 100  # grounding counts too: a stage that asks many horizons grounds much and conflicts little
+
+
+@dataclass
 class Clock:
-    """Seconds since the run began, grounding and solving time, and the time limit."""
+    """Seconds since the run began, grounding and solving time and the time limit (the outer cap),
+    and the work budget: ``until`` is the meter's reading at which it is spent (None: none)."""
 
     start: float = field(default_factory=time.perf_counter)
     ground: float = 0.0
     solve: float = 0.0
     limit: float | None = None
+    meter: Meter = field(default_factory=Meter)
+    until: int | None = None
 
     def remaining(self) -> float | None:
         if self.limit is None:
             return None
         return self.limit - (time.perf_counter() - self.start)
 
+    def deadline(self) -> float:
+        """The time limit on the clock ``time.perf_counter`` (inf: none)."""
+        return float("inf") if self.limit is None else self.start + self.limit
+
+    def work_left(self) -> int | None:
+        """Work units left in the budget (None: no budget)."""
+        return None if self.until is None else max(0, self.until - self.meter.done)
+
+    def worked(self) -> int:
+        """The meter's reading: the work the run has done."""
+        return self.meter.done
+
+    def allow(self, most: int) -> int:
+        """``most`` states for a search, or the work left if that is less."""
+        left = self.work_left()
+        return most if left is None else min(most, left)
+
+    def charge(self, units: int) -> None:
+        self.meter.done += units
+
     def expired(self) -> bool:
         left = self.remaining()
-        return left is not None and left <= 0
+        return (left is not None and left <= 0) or self.work_left() == 0
 
-    def capped(self, seconds: float) -> float:
-        """``seconds``, or the time left if that is less."""
-        left = self.remaining()
-        return seconds if left is None else min(seconds, left)
+    def within(self, work: int | None = None, seconds: float | None = None) -> Clock:
+        """A clock for a part of the run: the same meter, at most ``work`` more units and
+        ``seconds`` (and no more than this clock has left of either)."""
+        until, limit = self.until, self.remaining()
+        if work is not None:
+            until = self.meter.done + work if until is None else min(until, self.meter.done + work)
+        if seconds is not None:
+            limit = seconds if limit is None else min(limit, seconds)
+        return Clock(limit=limit, meter=self.meter, until=until)
 
     def add(self, other: Clock) -> None:
         """Count another clock's grounding and solving time as this one's."""

@@ -3,6 +3,8 @@
 The phases of ``config.phases`` run in order (``sokoasp.phases``); the first plan wins, and the
 horizon loop (``sokoasp.asp.horizon_loops``) runs with the time they leave. Every reported plan
 is replayed by the simulator first: a plan that fails replay turns the result into an error.
+Each phase spends at most its work budget (``sokoasp.config.Meter``): the same level and
+configuration give the same outcome on every run the time limit does not cut.
 Soft time limits interrupt solving through clingo's solve handle; grounding cannot be
 interrupted, so hard limits are enforced around a worker process (``sokoasp.worker``)."""
 
@@ -14,10 +16,10 @@ from functools import partial
 
 from sokoasp.asp.encodings import Encoding
 from sokoasp.asp.fast_downward import solve_fast_downward
-from sokoasp.asp.horizon_loops import first_horizon, loop_start, probe_seconds, probes_bound, run_loop
+from sokoasp.asp.horizon_loops import first_horizon, loop_start, probe_work, probes_bound, run_loop
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import count_pushes, replay
-from sokoasp.config import DEFAULT_MAX_HORIZON, Clock, PhaseRun, Progress, SolveConfig
+from sokoasp.config import DEFAULT_MAX_HORIZON, WORK_PER_SECOND, Clock, PhaseRun, Progress, SolveConfig
 from sokoasp.configure import check_config
 from sokoasp.phases import PHASES, PhaseContext, PhaseOutcome, loop_config
 from sokoasp.result import PhaseReport, Result, Status
@@ -29,11 +31,13 @@ Reports = Callable[[PhaseReport], None]  # hears each phase's report as the phas
 __all__ = ["DEFAULT_MAX_HORIZON", "Clock", "Progress", "Reports", "SolveConfig", "check_config", "solve", "validate"]
 
 
-def solve(level: Level, config: SolveConfig, progress: Progress | None = None, reports: Reports | None = None) -> Result:
+def solve(level: Level, config: SolveConfig, progress: Progress | None = None, reports: Reports | None = None,
+          clock: Clock | None = None) -> Result:
     """Solve one level; every reported plan is replayed by the simulator first. ``reports`` hears
-    each phase's report as the phase ends, so that a run killed later still has it."""
+    each phase's report as the phase ends, so that a run killed later still has it. ``clock``:
+    the run's limits when it is part of another (a phase's work budget), else ``config.time_limit``."""
     encoding = check_config(config)
-    clock = Clock(limit=config.time_limit)
+    clock = clock or Clock(limit=config.time_limit)
     reason = unsolvable_reason(level) or dead_pair_reason(level)
     if reason:
         return Result(Status.UNSOLVABLE, message=reason, times=clock.times(), config=config.describe())
@@ -56,30 +60,31 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, r
 def run_phase(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, progress: Progress,
               run: PhaseRun, later: tuple[PhaseRun, ...]) -> PhaseOutcome:
     phase = PHASES[run.name]
-    seconds = clock.capped(run.seconds)
+    budget = clock.within(run.work)
     if phase.uses_idle_loop_time:
-        seconds = with_idle_loop_time(level, encoding, config, clock, seconds, progress)
-    context = PhaseContext(config, clock, seconds, phase.settings_of(run), progress, later, partial(solve, progress=progress))
-    return phase.run(level, context)
+        budget = with_idle_loop_time(level, encoding, config, clock, budget, progress)
+    context = PhaseContext(config, budget, phase.settings_of(run), progress, later, partial(solve, progress=progress))
+    outcome = phase.run(level, context)
+    clock.add(budget)
+    return outcome
 
 
-def with_idle_loop_time(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, seconds: float,
-                        progress: Progress) -> float:
-    """A phase's ``seconds``, or all the time left when the horizon loop after it would ask no
-    horizon (its first is above the maximum) but the bound it may probe."""
+def with_idle_loop_time(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, budget: Clock,
+                        progress: Progress) -> Clock:
+    """A phase's ``budget``, or no work budget but the time left when the horizon loop after it
+    would ask no horizon (its first is above the maximum), less the nominal time of the bound it
+    may probe."""
     left = clock.remaining()
-    if left is None or left <= seconds or not encoding.incremental:
-        return seconds
+    if left is None or not encoding.incremental:
+        return budget  # no time limit: no time to hand on
     bound = first_horizon(level, encoding)
     start = loop_start(level, encoding, config, bound)
     if start <= config.max_horizon:
-        return seconds
-    budget = left - (probe_seconds(config) if probes_bound(encoding, config, bound, start) else 0.0)
-    if budget <= seconds:
-        return seconds
+        return budget
+    probe = probe_work(config) / WORK_PER_SECOND if probes_bound(encoding, config, bound, start) else 0.0
     progress(f"the horizon loop would start at {start}, above the maximum {config.max_horizon}: "
-             f"the stages take {budget:.1f} s of the {left:.1f} s left")
-    return budget
+             "the stages take all the time left" + (f" but {probe:.1f} s for the probe" if probe else ""))
+    return clock.within(None, left - probe)
 
 
 def phase_result(config: SolveConfig, clock: Clock, phase: str, outcome: PhaseOutcome, done: list[PhaseReport]) -> Result:

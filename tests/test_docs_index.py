@@ -79,11 +79,12 @@ def test_the_encodings_page_tells_what_the_registry_says() -> None:
 
 
 def test_the_phases_page_tells_what_the_registry_says() -> None:
+    from sokoasp.config import work_text
     from sokoasp.phases import PHASES
 
     rows = table_rows("phases.md", "| phase |")
     assert [row[0] for row in rows] == list(PHASES)
-    for name, kind, soundness, seconds, summary in rows:
+    for name, kind, soundness, work, summary in rows:
         phase = PHASES[name]
-        assert (kind.lower(), float(seconds), summary) == (phase.kind, phase.default_seconds, phase.summary), name
+        assert (kind.lower(), work, summary) == (phase.kind, work_text(phase.default_work), phase.summary), name
         assert soundness.replace("within its states", "").split(",")[0].strip() == phase.soundness.split(",")[0], name

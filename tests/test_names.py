@@ -143,6 +143,6 @@ def test_a_stale_name_is_found(text: str, problem: str) -> None:
 
 
 def test_true_names_pass() -> None:
-    text = ("`sokoasp solve -e push --phase staged=5 --time-limit 60 LEVEL`, sokoasp/phases/staged/search.py, "
+    text = ("`sokoasp solve -e push --phase staged=50k --time-limit 60 LEVEL`, sokoasp/phases/staged/search.py, "
             "``sokoasp.phases.PHASES``, sokoasp grid run --db x.sqlite, encodings/push.lp, ``end_game.finish``")
     assert stale_references("page", text) == []

@@ -11,7 +11,7 @@ from sokoasp.asp.session import Session, horizons
 from sokoasp.asp.strategies import Soundness, soundness_of
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import count_pushes
-from sokoasp.config import Clock, Progress, SolveConfig
+from sokoasp.config import WORK_PER_SECOND, Clock, Progress, SolveConfig
 from sokoasp.result import Result, Status
 from sokoasp.sokoban.analysis import (
     boxes_off_goals,
@@ -21,12 +21,12 @@ from sokoasp.sokoban.analysis import (
 )
 from sokoasp.sokoban.pairs import push_bound
 
-FIRST_SLICE = 0.5  # interleaved horizons: seconds for the shortest open horizon in the first round
+FIRST_SLICE = 2_500  # interleaved horizons: work units for the shortest open horizon in the first round
 SLICE_RATIO = 0.5  # interleaved horizons: each longer open horizon gets this share of the one before
 
 
-PROBE_SHARE = 0.1  # a start factor above 1 first asks the proven bound for this share of the time limit
-DEFAULT_PROBE_LIMIT = 60.0  # ... or of this many seconds when there is no limit
+PROBE_SHARE = 0.1  # a start factor above 1 first asks the proven bound for this share of the time limit's nominal work
+DEFAULT_PROBE_LIMIT = 60.0  # ... or of this many seconds' when there is no limit
 
 
 PROBED_BOUNDS = ("slides",)  # the families whose late start probes the bound first (push-macro's slides)
@@ -92,7 +92,7 @@ def run_incremental(session: Session, config: SolveConfig, progress: Progress) -
 def run_interleaved(session: Session, config: SolveConfig, progress: Progress) -> Result:
     """The jump families' loop with ``config.interleave`` horizons asked in turn (Rintanen 2004,
     algorithm B): a longer horizon admits more plans, so it may have one that is quicker to find
-    than the shorter one is to refute. Each round gives every open horizon a time slice, the
+    than the shorter one is to refute. Each round gives every open horizon a slice of work, the
     shortest the longest (each next one ``SLICE_RATIO`` of it), and doubles the slices for the
     next round; a refuted horizon refutes every shorter one (idle steps at the end), and the next
     horizon of the schedule takes its place."""
@@ -107,7 +107,7 @@ def run_interleaved(session: Session, config: SolveConfig, progress: Progress) -
         for rank, t in enumerate(list(open_horizons)):
             if session.clock.expired():
                 return no_answer_in_time(session, refuted_below - 1)
-            outcome = session.ask(t, first_slice * SLICE_RATIO**rank)
+            outcome = session.ask(t, max(1, int(first_slice * SLICE_RATIO**rank)))
             said = {True: "plan found", False: "no plan", None: "open"}[outcome]
             progress(f"horizon {t}: {said} ({session.clock.times()['total']:.2f} s)")
             if outcome:
@@ -185,11 +185,11 @@ def exhausted(session: Session, config: SolveConfig, start: int, refuted_below: 
     return ended(session, Status.NO_PLAN_UP_TO_HORIZON, message, h)
 
 
-def probe_seconds(config: SolveConfig) -> float:
-    """How long a start factor above 1 first asks the proven bound: a level with many boxes may
-    have a plan right at the bound that is quick to find, while three times the bound is a far
-    bigger problem."""
-    return PROBE_SHARE * (config.time_limit or DEFAULT_PROBE_LIMIT)
+def probe_work(config: SolveConfig) -> int:
+    """How much work a start factor above 1 first spends asking the proven bound: a level with
+    many boxes may have a plan right at the bound that is quick to find, while three times the
+    bound is a far bigger problem."""
+    return int(PROBE_SHARE * (config.time_limit or DEFAULT_PROBE_LIMIT) * WORK_PER_SECOND)
 
 
 def probes_the_bound(encoding: Encoding, config: SolveConfig) -> bool:
@@ -205,11 +205,11 @@ def probes_bound(encoding: Encoding, config: SolveConfig, bound: int, start: int
 
 
 def probe_bound(session: Session, config: SolveConfig, bound: int, progress: Progress) -> tuple[Session, bool | None]:
-    """Ask the proven bound for ``probe_seconds`` in a session of its own: the main loop then
+    """Ask the proven bound for ``probe_work`` in a session of its own: the main loop then
     searches as it would without the probe (what clasp learns at the bound can slow the longer
     horizons of the same session)."""
     probe = Session(session.level, session.encoding, config, session.clock)
-    outcome = probe.ask(bound, probe_seconds(config))
+    outcome = probe.ask(bound, probe_work(config))
     progress(f"horizon {bound} (the bound, probed first): {describe_outcome(outcome)} ({session.clock.times()['total']:.2f} s)")
     return probe, outcome
 

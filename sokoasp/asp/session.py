@@ -15,7 +15,7 @@ from sokoasp.asp.models import PlanExtractor
 from sokoasp.asp.reverse_facts import reverse_facts
 from sokoasp.asp.strategies import strategy_clingo_args, strategy_facts, strategy_paths
 from sokoasp.board.level import Level
-from sokoasp.config import Clock, SolveConfig
+from sokoasp.config import CONFLICT_UNITS, RULES_PER_UNIT, SOLVE_CALL_UNITS, Clock, SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.sokoban.obstacles import rim_facts
 
@@ -84,12 +84,13 @@ class Session:
         self.extractor = PlanExtractor()
         self.steps = -1  # step(1..steps) are grounded (base too once this is 0 or more)
         self.asked: int | None = None  # the horizon whose query/1 is on
+        self.own_limit = str(self.solve_settings().solve_limit)  # --solve-limit as given (umax: none)
 
-    def ask(self, horizon: int, budget: float | None = None) -> bool | None:
+    def ask(self, horizon: int, budget: int | None = None) -> bool | None:
         """Ground the steps up to ``horizon`` (base first, once) and ask for a plan of exactly
         this horizon (the multi-shot loop: query/1 is the external that switches the goal on).
-        None when the clock (or ``budget`` seconds) runs out (a stepwise session also checks the
-        clock between steps)."""
+        None when the clock (or ``budget`` more work units) runs out (a stepwise session also
+        checks the clock between steps)."""
         if not self.ground_up_to(horizon):
             return None
         if self.asked is not None:
@@ -140,30 +141,43 @@ class Session:
         self.clock.ground += time.perf_counter() - began
         self.new_rules = True
 
-    def solve(self, budget: float | None = None) -> bool | None:
-        """True: model found; False: unsatisfiable; None: no answer (time, ``budget`` seconds or
-        a search limit)."""
+    def solve(self, budget: int | None = None) -> bool | None:
+        """True: model found; False: unsatisfiable; None: no answer (the time limit, the clock's
+        work budget or ``budget`` more work units, or a search limit). The call's conflicts and
+        the rules grounded since the last call are charged to the clock's meter."""
         began = time.perf_counter()
         self.extractor.reset()
         left = self.clock.remaining()
+        work = self.clock.work_left()
         if budget is not None:
-            left = budget if left is None else min(left, budget)
-        if left is not None and left <= 0:
+            work = budget if work is None else min(work, budget)
+        if (left is not None and left <= 0) or work == 0:
             return None  # clingo would read a negative wait as "wait until done"
+        self.solve_settings().solve_limit = solve_limit(self.own_limit, None if work is None else work // CONFLICT_UNITS)
         with self.control.solve(on_model=self.extractor.on_model, async_=True) as handle:
             finished = handle.wait(left)
             if not finished:
                 handle.cancel()
             outcome = handle.get()
         self.clock.solve += time.perf_counter() - began
+        statistics = self.control.statistics
+        self.clock.charge(SOLVE_CALL_UNITS + CONFLICT_UNITS * int(statistics["solving"]["solvers"]["conflicts"]))
         if self.new_rules:  # clingo reports the last grounding's rules again at every solve
-            self.rules += int(self.control.statistics["problem"]["lp"]["rules"])
+            rules = int(statistics["problem"]["lp"]["rules"])
+            self.rules += rules
+            self.clock.charge(rules // RULES_PER_UNIT)
             self.new_rules = False
         if self.extractor.found:
             return True
-        if not finished or outcome.unknown:  # interrupted, or a search limit (--solve-limit) hit
+        if not finished or outcome.unknown:  # interrupted, or a search limit (--solve-limit, the work budget) hit
             return None
         return False
+
+    def solve_settings(self) -> clingo.Configuration:
+        """clasp's solve options (``--solve-limit``, ``--models``) of this control."""
+        solve = self.control.configuration.solve
+        assert isinstance(solve, clingo.Configuration)
+        return solve
 
     def stats(self) -> dict[str, object]:
         statistics = self.control.statistics
@@ -174,6 +188,15 @@ class Session:
             "conflicts": int(accu["conflicts"]),
             "atoms": int(self.control.statistics["problem"]["lp"]["atoms"]),
         }
+
+
+def solve_limit(own: str, conflicts: int | None) -> str:
+    """clasp's ``solve_limit`` for one call: the run's own (``--solve-limit``), its conflicts
+    capped by ``conflicts`` (the work left, in conflicts)."""
+    if conflicts is None:
+        return own
+    given, comma, restarts = own.partition(",")
+    return f"{min(conflicts, int(given)) if given.isdigit() else conflicts}{comma}{restarts}"
 
 
 def horizons(start: int, stop: int, jumps: bool) -> list[int]:

@@ -11,7 +11,7 @@ from sokoasp.asp.horizon_loops import probes_the_bound
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.cli.options import SECONDS
 from sokoasp.cli.output import table
-from sokoasp.config import SolveConfig, setting_key, setting_text
+from sokoasp.config import SolveConfig, setting_key, setting_text, work_text
 from sokoasp.phases import PHASES, staged
 from sokoasp.portfolio.members import members_for
 
@@ -40,24 +40,27 @@ def list_strategies() -> None:
 def list_phases() -> None:
     """List the phases that may run before the horizon loop, with their settings and defaults.
 
-    A phase is given as NAME[=SECONDS][:KEY=VALUE,...], in `solve --phase`, grid files and
-    members.toml alike. No phase calls its plan optimal; a plan found by a Python phase says so.
+    A phase is given as NAME[=WORK][:KEY=VALUE,...], in `solve --phase`, grid files and
+    members.toml alike. WORK is its budget in work units (states searched, clasp conflicts,
+    ground rules / 100; about 10k a second), such as 100k or 2M: the same run does the same work
+    anywhere, so it finds the same plan. No phase calls its plan optimal; a plan found by a
+    Python phase says so.
 
     \b
     Example:
-      sokoasp solve -e push-route -p goal-room=10 -p staged=25:families=push-macro+pull-route LEVEL
+      sokoasp solve -e push-route -p goal-room=100k -p staged=250k:families=push-macro+pull-route LEVEL
     """
-    rows = [("name", "kind", "soundness", "default s", "settings (default)", "what it does")]
+    rows = [("name", "kind", "soundness", "default work", "settings (default)", "what it does")]
     for phase in PHASES.values():
         kind = "Python" if phase.kind == "python" else "ASP"
         settings = ", ".join(f"{setting_key(item.name)}={setting_text(item.default) or '-'}" for item in fields(phase.settings))
-        rows.append((phase.name, kind, phase.soundness, f"{phase.default_seconds:g}", settings or "-", phase.summary))
+        rows.append((phase.name, kind, phase.soundness, work_text(phase.default_work), settings or "-", phase.summary))
     click.echo(table(rows))
 
 
 @click.command(name="portfolio")
 @click.option("--time-limit", type=SECONDS, default=None,
-              help="The members as they race under this limit (above 60 s their phases take longer).")
+              help="The members as they race under this limit (above 60 s their phases get larger work budgets).")
 def list_portfolio(time_limit: float | None) -> None:
     """List the members `sokoasp race` runs, in order, one per core at a time.
 
@@ -70,7 +73,7 @@ def list_portfolio(time_limit: float | None) -> None:
     rows = [("member", "encoding", "strategies", "first horizon", "phases, in order", "stages")]
     for number, member in enumerate(members_for(time_limit), start=1):
         rows.append((str(number), member.encoding, ", ".join(member.strategies) or "none", first_horizon(member),
-                     ", ".join(f"{run.name} {run.seconds:g} s" for run in member.phases) or "none", stages_of(member)))
+                     ", ".join(f"{run.name} {work_text(run.work)}" for run in member.phases) or "none", stages_of(member)))
     click.echo(table(rows))
 
 

@@ -40,7 +40,7 @@ def phase_runs(context: click.Context, parameter: click.Parameter, texts: tuple[
               metavar="NAME", help="Strategy module; repeat to combine (`sokoasp strategies`).")
 @click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=SECONDS][:KEY=VALUE,...]", callback=phase_runs,
               help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}), with its own settings, "
-                   "e.g. staged=25:families=push-macro+pull-route,end-game=off (`sokoasp phases`).")
+                   "e.g. staged=250k:families=push-macro+pull-route,end-game=off (`sokoasp phases`).")
 @click.option("--horizon", type=click.IntRange(0, HORIZON_MAX), help="Fixed-horizon encodings: the plan length (default: the file's).")
 @click.option("--min-horizon", type=click.IntRange(0, HORIZON_MAX), default=0, help="First horizon asked (above the bound: not optimal).")
 @click.option("--start-factor", type=click.IntRange(1, 1000), default=1,
@@ -72,9 +72,9 @@ def solve_command(level_file: Path, which: str | None, encoding: str, strategies
                                                                  (push-optimal)
       sokoasp solve -e push-macro -s dead -s freeze -s bound --start-factor 3 --time-limit 60 LEVEL
                                                                  (long plans: one slide a step)
-      sokoasp solve -e push-macro -s dead -s freeze -p box-search=10 -p staged=30 --time-limit 60 LEVEL
+      sokoasp solve -e push-macro -s dead -s freeze -p box-search=100k -p staged=300k --time-limit 60 LEVEL
                                                                  (Python search, then stages)
-      sokoasp solve -e push-route -s dead -p staged=30:families=push-macro+pull-route,end-game=off LEVEL
+      sokoasp solve -e push-route -s dead -p staged=300k:families=push-macro+pull-route,end-game=off LEVEL
                                                                  (stages both ways, all by clingo)
       sokoasp solve -e push-jump -s dead -s freeze -s bound --max-horizon 40 --descend LEVEL
     To race the portfolio or prove a plan push-optimal: `sokoasp race --help`.

@@ -1,24 +1,25 @@
 """The phases: ways of finding a plan before (or instead of) the ASP horizon loop. ``PHASES`` is
 the one list the pipeline, the CLI, the grid, the portfolio, the docs and the tests read; a new
 phase is one module here plus one line below. A run lists its phases in order
-(``SolveConfig.phases``); the first plan wins, and the horizon loop runs after the last."""
+(``SolveConfig.phases``), each with a budget in work units (``sokoasp.config.Meter``); the first
+plan wins, and the horizon loop runs after the last."""
 
 from __future__ import annotations
 
-from sokoasp.config import PhaseRun, SolveConfig, read_settings
+from sokoasp.config import PhaseRun, SolveConfig, read_settings, read_work
 from sokoasp.errors import InputError
 from sokoasp.phases import box_search, goal_room, room_search, staged
 from sokoasp.phases.base import Phase, PhaseContext, PhaseOutcome
 
 PHASES: dict[str, Phase] = {phase.name: phase for phase in (
-    Phase(box_search.NAME, "python", True, box_search.SECONDS,
+    Phase(box_search.NAME, "python", True, box_search.WORK,
           "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut", box_search.run,
           settings=box_search.Settings),
-    Phase(room_search.NAME, "python", False, room_search.SECONDS,
+    Phase(room_search.NAME, "python", False, room_search.WORK,
           "the same with goal-room entries as macros, for goals in a room with 1-3 entrances", room_search.run),
-    Phase(goal_room.NAME, "asp", False, goal_room.SECONDS,
+    Phase(goal_room.NAME, "asp", False, goal_room.WORK,
           "the level with its goal room packed by goal macros, or room stages box by box", goal_room.run),
-    Phase(staged.NAME, "asp", False, staged.SECONDS,
+    Phase(staged.NAME, "asp", False, staged.WORK,
           "stages of short plans, one more box on a goal each, with an end game in Python", staged.run,
           settings=staged.Settings, check=staged.check, loop_config=staged.loop_config, checks_strategies=True,
           uses_idle_loop_time=True),
@@ -27,49 +28,36 @@ PHASES: dict[str, Phase] = {phase.name: phase for phase in (
 __all__ = ["PHASES", "Phase", "PhaseContext", "PhaseOutcome", "check_phases", "checks_strategies", "loop_config", "parse_phase",
            "parse_phases"]
 
-SPELLING = "NAME[=SECONDS][:KEY=VALUE,...]"
+SPELLING = "NAME[=WORK][:KEY=VALUE,...]"
 
 
 def parse_phase(given: str | dict[str, object]) -> PhaseRun:
-    """A phase run from its text, ``NAME[=SECONDS][:KEY=VALUE,...]`` (``staged=25:families=
-    push-macro+pull-route,end-game=off``), or from a TOML table with ``name``, ``seconds`` and
-    the settings as keys. Seconds above 0 and below 10^7; the settings those of the phase."""
+    """A phase run from its text, ``NAME[=WORK][:KEY=VALUE,...]`` (``staged=250k:families=
+    push-macro+pull-route,end-game=off``), or from a TOML table with ``name``, ``work`` and the
+    settings as keys. The budget counts work units (``sokoasp.config.read_work``); the settings
+    are those of the phase."""
     if isinstance(given, dict):
         table = dict(given)
-        name, seconds = table.pop("name", None), table.pop("seconds", None)
+        name, work = table.pop("name", None), table.pop("work", None)
         if not isinstance(name, str):
             raise InputError(f"a phase table needs a name (one of {', '.join(PHASES)}), not {given!r}")
-        return phase_run(name, seconds, table)
+        return phase_run(name, work, table)
     if not isinstance(given, str):
         raise InputError(f"a phase is {SPELLING} or a table, not {given!r}")
     head, _, knobs = given.strip().partition(":")
-    name, _, seconds = head.partition("=")
+    name, _, work = head.partition("=")
     pairs = [item.partition("=") for item in knobs.split(",")] if knobs else []
     if any(not key.strip() or not sign for key, sign, _ in pairs):
         raise InputError(f"phase {name!r}: settings are KEY=VALUE pairs joined by commas, not {knobs!r}")
-    return phase_run(name.strip(), seconds.strip() or None, {key.strip(): value.strip() for key, _, value in pairs})
+    return phase_run(name.strip(), work.strip() or None, {key.strip(): value.strip() for key, _, value in pairs})
 
 
-def phase_run(name: str, seconds: object, settings: dict[str, object]) -> PhaseRun:
+def phase_run(name: str, work: object, settings: dict[str, object]) -> PhaseRun:
     if name not in PHASES:
         raise InputError(f"unknown phase {name!r}: choose from {', '.join(PHASES)} (see `sokoasp phases`)")
     phase = PHASES[name]
-    return PhaseRun(name, phase_seconds(name, seconds, phase.default_seconds), read_settings(phase.settings, settings, name))
-
-
-def phase_seconds(name: str, seconds: object, default: float) -> float:
-    """Seconds above 0 and below 10^7 (also refuses nan and inf), from a text or a number."""
-    if seconds is None:
-        return default
-    try:
-        value = float(seconds) if isinstance(seconds, str | int | float) and not isinstance(seconds, bool) else None
-    except ValueError:
-        value = None
-    if value is None:
-        raise InputError(f"phase {name!r}: seconds must be a number, not {seconds!r}")
-    if not 0 < value < 1e7:
-        raise InputError(f"phase {name!r}: seconds must be above 0 and below 10^7, not {seconds}")
-    return value
+    budget = phase.default_work if work is None else read_work(work, f"phase {name!r}")
+    return PhaseRun(name, budget, read_settings(phase.settings, settings, name))
 
 
 def parse_phases(given: list | tuple) -> tuple[PhaseRun, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from sokoasp.board.level import Level
 from sokoasp.config import Clock, PhaseRun, PhaseSettings, Progress, SolveConfig
@@ -20,20 +20,25 @@ def settings_as(kind: type[Kind], run: PhaseRun) -> Kind:
     return run.settings if isinstance(run.settings, kind) else kind()
 
 
+class Solver(Protocol):
+    """The pipeline's entry, as a phase calls it: a level, its configuration, and the clock it runs on."""
+
+    def __call__(self, level: Level, config: SolveConfig, *, clock: Clock | None = None) -> Result: ...
+
+
 @dataclass(frozen=True)
 class PhaseContext:
-    """A phase's run: the configuration, the run's clock, this phase's ``seconds`` (already capped
-    by the clock) and ``settings`` (of the phase's own type), the phases after it, and the
-    pipeline itself for a phase that solves a simpler level (``solve``: the pipeline's own
-    entry, so no phase imports the pipeline)."""
+    """A phase's run: the configuration, the phase's clock (the run's time limit and the phase's
+    work budget on the run's meter: a phase ends when ``clock.expired()``), its ``settings`` (of
+    the phase's own type), the phases after it, and the pipeline itself for a phase that solves a
+    simpler level (``solve``: the pipeline's own entry, so no phase imports the pipeline)."""
 
     config: SolveConfig
     clock: Clock
-    seconds: float
     settings: PhaseSettings
     progress: Progress
     later: tuple[PhaseRun, ...]
-    solve: Callable[[Level, SolveConfig], Result]
+    solve: Solver
 
 
 @dataclass(frozen=True)
@@ -49,18 +54,18 @@ class PhaseOutcome:
 @dataclass(frozen=True)
 class Phase:
     """A registry entry: one way of finding a plan before (or instead of) the horizon loop.
-    ``complete``: it finds a plan whenever one exists, given its seconds and its state limit.
+    ``complete``: it finds a plan whenever one exists, given its work budget.
     No phase calls its plan optimal. ``settings``: the type of its own settings. ``check``
     refuses a configuration it cannot run in (raises InputError); ``loop_config`` is the
     configuration of the horizon loop after it; ``checks_strategies``: its check decides which
     strategies the run may name (they may serve the phase rather than the loop).
-    ``uses_idle_loop_time``: it also gets the time of a horizon loop that would ask no horizon
-    (its first is above the maximum)."""
+    ``uses_idle_loop_time``: with a horizon loop after it that would ask no horizon (its first
+    is above the maximum), it has no work budget but the time limit."""
 
     name: str
     kind: Literal["python", "asp"]
     complete: bool
-    default_seconds: float
+    default_work: int
     summary: str
     run: Callable[[Level, PhaseContext], PhaseOutcome]
     settings: type[PhaseSettings] = PhaseSettings

@@ -19,6 +19,7 @@ import heapq
 import time
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.config import Clock
 from sokoasp.phases.base import PhaseContext, PhaseOutcome
 from sokoasp.result import PhaseReport
 from sokoasp.sokoban.analysis import lone_box_distances
@@ -29,11 +30,11 @@ from sokoasp.sokoban.rooms.entrances import EntranceRoom, find_entrance_room, ne
 from sokoasp.sokoban.traps import MOST_STATES, Traps
 
 NAME = "room-search"
-SECONDS = 40.0  # a level that needs a parked box takes tens of seconds; others finish early
+WORK = 250_000  # states: a level that needs a parked box takes a hundred thousand or more; others finish early
 
 
 def run(level: Level, context: PhaseContext) -> PhaseOutcome:
-    plan, note = room_search_plan(level, context.seconds)
+    plan, note = room_search_plan(level, context.clock)
     context.progress(f"room search: {note}")
     return PhaseOutcome(plan, PhaseReport(NAME, note))
 
@@ -55,6 +56,7 @@ class RoomMacroSearch:
         self.to_room = lone_box_distances(outside, room.insides)  # fewest pushes of a lone box to a square inside
         self.traps = Traps(level, False)
         self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
+        self.seen: set[Key] = set()  # the states a run took up, dead ones too: its work
 
     def cost(self, boxes: frozenset[Cell], filled: frozenset[Cell]) -> int:
         return sum(PARKED_COST if box in self.room.room else self.to_room[box] for box in boxes - filled)
@@ -85,7 +87,7 @@ class RoomMacroSearch:
         if any(box not in self.traps.distance or box not in self.to_room for box in level.boxes):
             return False  # a box on a dead square, or one that comes to the room only by pushes from inside it
         came: dict[Key, tuple[Key, Moves] | None] = {}  # the states taken up, alive: the state before, the move
-        seen: set[Key] = set()  # the states taken up, dead ones too
+        seen = self.seen  # the states taken up, dead ones too
         taken: set[tuple[int, int, int]] = set()  # their (boxes, filled goals, player square), as bits
         order = 0
         start: Entry = (0, self.cost(level.boxes, frozenset()), order, level.boxes, frozenset(), level.player, (0, 0, 0), ())
@@ -119,19 +121,19 @@ class RoomMacroSearch:
         return False
 
 
-def room_search_plan(level: Level, seconds: float, states: int = MOST_STATES) -> tuple[str | None, str]:
+def room_search_plan(level: Level, clock: Clock, states: int = MOST_STATES) -> tuple[str | None, str]:
     """The moves of a plan for ``level`` by the search with room entries as macros (None when the
-    level has no such room or the search finds none within ``seconds`` and ``states``), and what
-    it did, for the result."""
-    began = time.perf_counter()
+    level has no such room or the search finds none within ``states`` and the clock's budget,
+    which it is charged), and what it did, for the result."""
     room = find_entrance_room(level)
     if room is None:
         return None, "no goal room that entries fill, for the search with room macros"
-    found = RoomMacroSearch(level, room).run(began + seconds, states)
-    spent = time.perf_counter() - began
+    search = RoomMacroSearch(level, room)
+    found = search.run(clock.deadline(), clock.allow(states))
+    clock.charge(len(search.seen))
     if not isinstance(found, list):
         why = ("none with its macros: every state it allows searched" if found is False
-               else f"stopped after {min(spent, seconds):.1f} s")
+               else f"stopped after {len(search.seen)} states")
         return None, f"no plan by the search of every box with goal-room macros ({why})"
     return (pushed_moves(level, found),
-            f"the whole plan by the search of every box with goal-room macros in Python (not ASP), in {spent:.1f} s")
+            f"the whole plan by the search of every box with goal-room macros in Python (not ASP), {len(search.seen)} states")

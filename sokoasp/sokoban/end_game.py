@@ -7,10 +7,13 @@ off the goals cut (``traps.Traps.deadlocked``). Backwards (pull-route stages) th
 onto the start squares and the player must end able to walk home.
 
 Not ASP: the result says how many boxes were off the goals when it took over. INCOMPLETE: when
-both searches fail within their states and deadline (``budget``), the stages go on. Every plan is
-replayed by the pipeline."""
+both searches fail within their states (``budget``), the stages go on. Every plan is replayed by
+the pipeline."""
 
 from __future__ import annotations
+
+import math
+from typing import NamedTuple
 
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban.push_search import MatchingGuide, Moves, SearchLimits, SearchOutcome, Stop, Target, fills_jointly, push_search
@@ -23,19 +26,26 @@ FEW_BOXES_SHARE = 0.8  # a level the end game takes whole: its search of every b
 FEW_BOXES_STATES = 500_000  # ... and this many states (a few-box level's whole search needs over 100,000)
 
 
-def budget(boxes: int, stage_seconds: float, stages_left: float) -> tuple[float, int]:
-    """The seconds and states of an end game on a level of ``boxes`` boxes: a stage time and
+def budget(boxes: int, stage_states: int, stages_left: float) -> int:
+    """The states of an end game on a level of ``boxes`` boxes: a stage's work, at most
     ``END_GAME_STATES``; on a level the end game takes whole (at most ``END_GAME_BOXES`` boxes),
     where the search of every box is all that is left to do, ``FEW_BOXES_SHARE`` of the stages'
-    time left (if that is longer) and ``FEW_BOXES_STATES``: cut at a stage time, its tries would
-    start over from each new state and find nothing."""
+    work left (if that is more), at most ``FEW_BOXES_STATES``: cut at a stage's work, its tries
+    would start over from each new state and find nothing."""
     if boxes > END_GAME_BOXES:
-        return stage_seconds, END_GAME_STATES
-    return max(stage_seconds, FEW_BOXES_SHARE * stages_left), FEW_BOXES_STATES
+        return min(stage_states, END_GAME_STATES)
+    return int(min(max(stage_states, FEW_BOXES_SHARE * stages_left), FEW_BOXES_STATES))
 
 
-def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | None = None,
-           states: int = END_GAME_STATES) -> StagePlan | None:
+class Finish(NamedTuple):
+    """An end game's plan (None: none found) and the states its searches took up."""
+
+    plan: StagePlan | None
+    states: int
+
+
+def finish(state: Level, states: int, reverse: bool = False, home: Cell | None = None,
+           deadline: float = math.inf) -> Finish:
     """The plan that puts every box of ``state`` on a goal (``reverse``: by pulls, the player
     ending where it can walk to ``home``), leaving the boxes on goals in place where it can; or
     None when more than ``END_GAME_BOXES`` boxes are off the goals, or the searches find none
@@ -44,18 +54,21 @@ def finish(state: Level, deadline: float, reverse: bool = False, home: Cell | No
     box on a goal must move, or, with no box on a goal, when the first meets its state limit)."""
     off = state.boxes - state.goals
     if not off or len(off) > END_GAME_BOXES:
-        return None
-    found = fills_jointly(state, reverse, END_GAME_STATES, deadline, home, END_GAME_BOXES)
+        return Finish(None, 0)
+    found = fills_jointly(state, reverse, min(END_GAME_STATES, states), deadline, home, END_GAME_BOXES)
     assert found is not None  # at most END_GAME_BOXES boxes are off the goals
+    searched = found.states
     # with no box on a goal (from the start) the first search is the second without its prune, cut at
     # END_GAME_STATES: where it meets that limit, the second goes on
     if found.stop is Stop.EXHAUSTED or (found.stop is Stop.STATE_LIMIT and not state.boxes & state.goals):
         found = moving_every_box(state, deadline, reverse, home, states)
+        searched += found.states
     if found.stop is not Stop.FOUND:
-        return None
+        return Finish(None, searched)
     if reverse:
-        return StagePlan(routes=tuple((box, to, (2 * to[0] - box[0], 2 * to[1] - box[1])) for box, to in found.moves))
-    return StagePlan(moves=pushed_moves(state, found.moves))
+        return Finish(StagePlan(routes=tuple((box, to, (2 * to[0] - box[0], 2 * to[1] - box[1])) for box, to in found.moves)),
+                      searched)
+    return Finish(StagePlan(moves=pushed_moves(state, found.moves)), searched)
 
 
 def pushed_moves(state: Level, path: Moves | list[tuple[Cell, Cell]]) -> str:

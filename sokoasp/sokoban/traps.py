@@ -7,17 +7,16 @@ off a goal (``deadlocks.dead_freeze``). So when a push search from the state, th
 pruned, runs out of states without reaching ``k + 1`` boxes on goals, the state is dead, and so
 is every state it took up. Backwards (the level turned round) the same holds for pulls.
 
-The search is ``push_search.push_search`` (best first, towards the goals) with a time limit and
-``MOST_STATES``; a search that meets either proves nothing, and the state is tried again only
-with more time. Proofs hold for the level and are kept across passes. A ``whole`` proof asks for
+The search is ``push_search.push_search`` (best first, towards the goals) with a state budget of
+at most ``MOST_STATES``; a search that meets it proves nothing, and the state is tried again only
+with a larger budget. Proofs hold for the level and are kept across passes. A ``whole`` proof asks for
 every box placed (the room stages' question); a part proof (``dead_part``) asks it of a few boxes
 near each other alone. SOUND: only states from which no plan exists are turned away
 (``tests/sokoban/test_traps.py`` checks each proof against a breadth-first search)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban.analysis import lone_box_distances
@@ -26,23 +25,24 @@ from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_freeze, dead_group
 from sokoasp.sokoban.push_search import SearchLimits, Target, push_search
 
-MOST_STATES = 1_000_000  # a search stops after this many states, whatever its time (memory: ~100 bytes a state)
+MOST_STATES = 1_000_000  # a search stops after this many states, whatever its budget (memory: ~100 bytes a state)
 
 
 class Traps:
     """The states of one level (or the level turned round, ``pulls``) proven dead so far: states
     from which no box more can be placed, or (``whole``) not every box."""
 
-    def __init__(self, level: Level, pulls: bool, whole: bool = False) -> None:
+    def __init__(self, level: Level, pulls: bool, whole: bool = False, charge: Callable[[int], None] = lambda states: None) -> None:
         self.level, self.pulls, self.whole = level, pulls, whole  # its floor and goals (the boxes and player vary)
+        self.charge = charge  # hears the states of each search (a run's work meter)
         self.distance = lone_box_distances(level.floor, level.goals, pulls)
         self.board, self.open_squares = board_of(level.floor), floor_mask(level.floor)
         self.dead: set[tuple[int, int]] = set()  # (boxes, player region), as bits, of the states proven dead
-        self.tried: dict[tuple[int, int], float] = {}  # states whose search met its limit: its seconds
+        self.tried: dict[tuple[int, int], int] = {}  # states whose search met its limit: its states
         self.dead_parts: set[tuple[frozenset[Cell], Cell]] = set()  # (boxes, least square of the player's region): proven unplaceable
         self.live_parts: set[tuple[frozenset[Cell], Cell]] = set()  # and those found placeable
         self.proofs = 0  # searches that proved their state dead
-        self.seconds = 0.0  # spent in the searches
+        self.states = 0  # taken up by the searches: their work
 
     def key(self, state: Level) -> tuple[int, int]:
         boxes = self.board.mask(state.boxes)
@@ -51,39 +51,38 @@ class Traps:
     def known_dead(self, state: Level) -> bool:
         return bool(self.dead) and self.key(state) in self.dead
 
-    def prove_dead(self, state: Level, seconds: float, most_states: int = MOST_STATES) -> bool:
-        """Whether ``state`` is dead: known, or proven now by a search of at most ``seconds``
-        and ``most_states`` states (skipped when one with at least as much time met its limit
-        before)."""
+    def prove_dead(self, state: Level, states: int) -> bool:
+        """Whether ``state`` is dead: known, or proven now by a search of at most ``states``
+        states (skipped when one with at least as many met its limit before)."""
         placed = len(state.boxes & self.level.goals)
         if placed == len(state.boxes):
             return False  # every box placed: there is no box more to place
         key = self.key(state)
         if key in self.dead:
             return True
-        if self.tried.get(key, 0.0) >= seconds:
+        states = min(states, MOST_STATES)
+        if states <= 0 or self.tried.get(key, 0) >= states:
             return False
         if any(box not in self.distance for box in state.boxes):
             self.dead.add(key)  # a box on a dead square
             return True
-        began = time.perf_counter()
         found = push_search(self.level.floor, state.boxes, state.player, self.distance,
                             Target(self.level.goals, need=None if self.whole else placed + 1), self.pulls,
-                            SearchLimits(most_states, began + seconds, self.deadlocked, newest_first=True))
-        self.seconds += time.perf_counter() - began
+                            SearchLimits(states, prune=self.deadlocked, newest_first=True))
+        self.searched(found.states)
         if found.answer is None:
-            self.tried[key] = seconds
+            self.tried[key] = states
         if found.answer is not False:
             return False
         self.dead |= found.seen
         self.proofs += 1
         return True
 
-    def dead_part(self, state: Level, seconds: float) -> frozenset[Cell] | None:
+    def dead_part(self, state: Level, states: int) -> frozenset[Cell] | None:
         """Some neighbourhood of boxes (``neighbourhoods``) that cannot all be placed, the other
         boxes taken away, with the player on its side (or a box on a dead square, alone), found
-        by searches of at most ``seconds`` in all (a part proven before is found whatever the
-        time); or None. Other boxes only block: a plan's pushes of those boxes alone, the
+        by searches of at most ``states`` states in all (a part proven before is found whatever
+        its work); or None. Other boxes only block: a plan's pushes of those boxes alone, the
         others gone, are a plan that places them; a part is proven far sooner than the whole
         state."""
         lost = next((box for box in sorted(state.boxes) if box not in self.distance), None)
@@ -93,22 +92,28 @@ class Traps:
         known = next((part for part, key in parts if key in self.dead_parts), None)
         if known is not None:
             return known
-        deadline = time.perf_counter() + seconds
+        left = min(states, MOST_STATES)
         for part, key in parts:
             if key in self.live_parts:
                 continue
-            began = time.perf_counter()
-            found = push_search(self.level.floor, part, state.player, self.distance, Target(self.level.goals), self.pulls,
-                                SearchLimits(MOST_STATES, deadline, newest_first=True)).answer
-            self.seconds += time.perf_counter() - began
-            if found is None:
+            if left <= 0:
                 return None
-            if found is False:
+            found = push_search(self.level.floor, part, state.player, self.distance, Target(self.level.goals), self.pulls,
+                                SearchLimits(left, newest_first=True))
+            self.searched(found.states)
+            left -= found.states
+            if found.answer is None:
+                return None
+            if found.answer is False:
                 self.dead_parts.add(key)
                 self.proofs += 1
                 return part
             self.live_parts.add(key)
         return None
+
+    def searched(self, states: int) -> None:
+        self.states += states
+        self.charge(states)
 
     def parts(self, state: Level) -> Iterator[tuple[frozenset[Cell], tuple[frozenset[Cell], Cell]]]:
         """The neighbourhoods of ``state``'s boxes (``neighbourhoods``), each with its key in

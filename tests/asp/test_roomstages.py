@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -162,7 +161,7 @@ def test_a_stage_plan_pushes_one_box_in_at_an_offered_entry_by_the_encoding_alon
     room = find_entrance_room(level)
     assert room is not None
     stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=30), "push-macro")
-    stages.pass_end = time.perf_counter() + 30
+    stages.pass_end = stages.clock.worked() + 300_000
     options = next_entries(room, frozenset())
     anything = (next(iter(options.values())), (level.boxes, level.player))
     pushes = stages.stage(options, level.boxes, level.player, EntryEnds(level.boxes, lambda _: anything))
@@ -173,7 +172,7 @@ def test_a_stage_plan_pushes_one_box_in_at_an_offered_entry_by_the_encoding_alon
 
 def test_the_goal_room_phase_takes_room_stages_where_no_corridor_stands_for_the_room() -> None:
     level = level_of(TWO_DOORS)
-    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=60, phases=(PhaseRun("goal-room", 30),))
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=60, phases=(PhaseRun("goal-room", 300_000),))
     result = solve(level, config)
     assert result.status is Status.SOLVED, result.message
     assert result.report("goal-room").note.startswith("room stages")
@@ -191,7 +190,7 @@ def test_an_end_state_turned_away_names_squares_that_turn_away_every_end_state_w
     room = find_entrance_room(level)
     assert room is not None
     stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60), "push-macro")
-    stages.stage_seconds, stages.began = 8.0, stages.began - 60.0  # the trap proofs get their time
+    stages.stage_work, stages.began = 80_000, stages.began - 600_000  # the trap proofs get their share
     options = next_entries(room, frozenset())
     rng, named = random.Random(4), 0
     for inside, entry in options.items():
@@ -217,9 +216,9 @@ def test_an_end_state_turned_away_names_squares_that_turn_away_every_end_state_w
     assert named >= 50
 
 
-def test_room_stages_report_how_far_they_got_when_time_runs_out() -> None:
+def test_room_stages_report_how_far_they_got_when_their_budget_runs_out() -> None:
     level = level_of(TWO_DOORS)
-    plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), (), Clock(limit=0.01))
+    plan, note, _ = solve_room_stages(level, SolveConfig(encoding="push-macro"), (), Clock(until=100))
     assert plan is None
     assert note.startswith("room stages: at best") and note.endswith("(3, 2), (3, 3)")
 
@@ -287,11 +286,11 @@ def test_a_room_with_three_entrances_is_taken_when_none_with_fewer_is() -> None:
 
 
 @needs_shared
-def test_room_stages_that_run_out_of_time_keep_the_way_to_their_farthest_state() -> None:
+def test_room_stages_that_run_out_of_budget_keep_the_way_to_their_farthest_state() -> None:
     """XSokoban 41: room stages bring 13 of its 15 boxes in within a second or two, and no
     further. The moves kept replay to a state with as many boxes in as the note says."""
     level = xsokoban(41)
-    plan, note, farthest = solve_room_stages(level, SolveConfig(encoding="push-macro"), (), Clock(limit=5))
+    plan, note, farthest = solve_room_stages(level, SolveConfig(encoding="push-macro"), (), Clock(until=50_000))
     assert plan is None and note.startswith("room stages: at best ")
     most_in = int(note.removeprefix("room stages: at best ").split()[0])
     assert most_in >= 1 and farthest
@@ -345,7 +344,7 @@ def stages_at(number: int, board: str, inside: int) -> tuple[Level, Level, RoomS
     assert room is not None and len(state.boxes & room.room) == inside
     assert doom(state) is None and shut_out(room, state.boxes) is None
     stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(limit=60), "push-macro")
-    stages.began -= 60.0
+    stages.began -= 600_000
     return level, state, stages
 
 
@@ -385,7 +384,7 @@ def test_a_neighbourhood_of_boxes_outside_that_cannot_all_come_in_is_proven_so_a
     """A part proof (the four boxes of the pocket, the others taken away) turns the state away
     in a fraction of a whole proof's states; no pattern test or lone box tells."""
     _, state, stages = stages_at(32, POCKET_OF_FOUR, inside=7)
-    stages.stage_seconds = 8.0  # proofs get a share of the stage time: a later pass's
+    stages.stage_work = 80_000  # proofs get a share of the stage budget: a later pass's
     found = stages.trapped(state.boxes, state.player)
     assert found is not None and sorted(found.boxes) == [(7, 10), (7, 12), (8, 10), (9, 10)]
     (traps,) = stages.traps.values()
@@ -398,26 +397,26 @@ def test_a_review_after_a_pass_proves_a_state_on_its_way_dead_and_later_passes_t
     trap proofs of each state after an entry, the first first, outside the stages' share of
     time. The dead state found is turned away by ``trapped`` with no time of its own."""
     level, state, stages = stages_at(32, POCKET_OF_FOUR, inside=7)
-    stages.began = time.perf_counter() + 3600.0  # the stages' own proofs get no time
+    stages.began = stages.clock.worked() + 10**9  # the stages' own proofs get no states
     assert stages.trapped(state.boxes, state.player) is None
-    stages.review([(frozenset(level.boxes), level.player), (state.boxes, state.player)], seconds=2.0)
+    stages.review([(frozenset(level.boxes), level.player), (state.boxes, state.player)], 20_000)
     found = stages.trapped(state.boxes, state.player)
     assert found is not None and sorted(found.boxes) == [(7, 10), (7, 12), (8, 10), (9, 10)]
-    assert stages.reviewed > 0.0
+    assert stages.reviewed > 0
     assert stages.trapped(level.boxes, level.player) is None  # the start is not dead: its proof proved nothing
 
 
 @needs_shared
-def test_a_part_proven_dead_before_is_found_with_no_time_whatever_parts_come_before_it() -> None:
+def test_a_part_proven_dead_before_is_found_with_no_states_whatever_parts_come_before_it() -> None:
     """A review's proof is of use later only if a state that holds the same part is turned
     away at once, although its other boxes make new parts that are searched first."""
     _, state, stages = stages_at(32, POCKET_OF_FOUR, inside=7)
     outside, traps = stages.outside(state.boxes, state.player)
-    part = traps.dead_part(outside, seconds=10.0)
+    part = traps.dead_part(outside, 100_000)
     assert part is not None
     later, _ = stages.outside((state.boxes - {(5, 3)}) | {(9, 6)}, state.player)  # (9, 6) beside (10, 6)
     assert neighbourhoods(later.boxes)[0] == frozenset({(9, 6), (10, 6)})
-    assert traps.dead_part(later, seconds=0.0) == part
+    assert traps.dead_part(later, 0) == part
 
 
 @pytest.mark.slow  # two to four minutes

@@ -223,7 +223,7 @@ def test_keeping_boxes_live_skips_the_stage_that_walls_off_a_goal() -> None:
     assert greedy is not None and careful is not None
     assert sum(c.isupper() for c in greedy) == 1 and sum(c.isupper() for c in careful) == 2
     assert all_live(level, state_after(level, careful).boxes)
-    assert solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None).plan is not None
+    assert solve_staged(level, config, (config.encoding,), True, Clock(), lambda _: None).plan is not None
 
 
 def test_the_goal_order_prunes_inside_the_solver(monkeypatch) -> None:
@@ -269,7 +269,7 @@ def test_keeping_goals_fillable_skips_the_stage_that_shuts_the_player_out() -> N
         after = state_after(level, plan)
         assert fills_around(floor, after.boxes, goals, after.player) is fills
         assert dead_fence(after) is None and dead_group(after) is None and solvable(after)
-    assert solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None).plan is not None
+    assert solve_staged(level, config, (config.encoding,), True, Clock(), lambda _: None).plan is not None
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
@@ -292,47 +292,62 @@ def test_a_stage_that_keeps_boxes_live_is_shortest_among_live_end_states(name: s
         assert sum(c.isupper() for c in plan) == optimum, (need, plan)
 
 
-def test_a_pass_cut_short_is_followed_by_a_longer_one() -> None:
-    """Stages far too short to find anything: each pass is cut short and the next doubles the
-    stage time, until the stages are long enough or the budget is spent."""
+def stages_need(monkeypatch, least: int) -> None:
+    """Every stage try with a budget under ``least`` units spends it and finds nothing (it runs
+    out); the others search as they do."""
+    plan_stage = StageSession.plan
+
+    def needs(self, state, goal, clock, start=1):
+        budget = clock.work_left()
+        if budget is not None and budget < least:
+            clock.charge(budget)
+            self.ran_out = True
+            return None
+        return plan_stage(self, state, goal, clock, start)
+
+    monkeypatch.setattr(StageSession, "plan", needs)
+
+
+def test_a_pass_cut_short_is_followed_by_a_longer_one(monkeypatch) -> None:
+    """Stages that need more than their budget (here: any under 8 units) find nothing: each pass
+    is cut short and the next doubles the stage budget, until the stages are long enough."""
+    stages_need(monkeypatch, 8)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     messages: list[str] = []
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 5.0, messages.append, end_game=False)
-    search.stage_seconds = 1e-6
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(until=50_000), messages.append, end_game=False)
+    search.stage_work = 1
     plan = search.run(level)
     passes = [message for message in messages if "cut short; its next at" in message]
-    assert len(passes) >= 2 and search.stage_seconds >= 4e-6
-    assert plan is None or replay(level, plan).ok
+    assert len(passes) >= 2 and search.stage_work >= 8
+    assert plan is not None and replay(level, plan).ok
 
 
 def test_a_longer_budget_starts_with_the_same_passes() -> None:
-    """The first stage time does not depend on the budget, so a longer staged time first runs
-    the passes a shorter one would (then goes on) instead of starting with longer stages."""
-    searches = [StagedSearch(SolveConfig(encoding="push-macro"), Clock(), budget, lambda _: None) for budget in (5.0, 300.0)]
-    assert searches[0].stage_seconds == searches[1].stage_seconds
+    """The first stage budget does not depend on the phase's, so a larger budget first runs the
+    passes a smaller one would (then goes on) instead of starting with longer stages."""
+    searches = [StagedSearch(SolveConfig(encoding="push-macro"), Clock(until=budget), lambda _: None)
+                for budget in (50_000, 3_000_000)]
+    assert searches[0].stage_work == searches[1].stage_work
 
 
 def test_a_pass_that_never_runs_out_of_stages_is_restarted(monkeypatch, no_end_game) -> None:
     """Stages that always find a plan but never get closer to the goal (a search that would
-    wander deeper for the whole budget): each pass ends after pass_stages stage times and the
-    next starts again from the start with twice the stage time."""
-    import time
-
+    wander deeper for the whole budget): each pass ends after pass_stages stage budgets and the
+    next starts again from the start with twice the stage budget."""
     import sokoasp.phases.staged.search as staged
 
     def wander(self, state: Level, goal: StageGoal, start: int = 1):
-        time.sleep(self.stage_seconds / 4)
+        self.clock.charge(self.stage_work // 4)
         return (StagePlan(), state), start, True
 
     monkeypatch.setattr(StagedSearch, "stage", wander)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     messages: list[str] = []
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 2.0, messages.append)
-    search.stage_seconds = 0.01
-    started = time.perf_counter()
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(until=20_000), messages.append)
+    search.stage_work = 100
     assert search.one_pass(level) is None
-    assert time.perf_counter() - started < staged.SCHEDULE.pass_stages * 0.01 + 0.5
-    assert search.cut_short and not search.finished and search.stage_seconds == 0.02
+    assert staged.SCHEDULE.pass_stages * 100 <= search.clock.worked() <= staged.SCHEDULE.pass_stages * 100 + 25
+    assert search.cut_short and not search.finished and search.stage_work == 200
     assert search.run(level) is None
     assert sum("cut short; its next at" in message for message in messages) >= 3
 
@@ -343,7 +358,7 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
     plans of the pass before again."""
     monkeypatch.setattr(StagedSearch, "stage", lambda self, state, goal, start=1: (None, start, False))
     level = level_of(CORPUS[sorted(CORPUS)[0]])
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), lambda message: None)
     search.one_pass(level)
     assert search.session is not None
     solver = search.session.lean.session.control.configuration.solver
@@ -358,58 +373,60 @@ def test_passes_after_the_first_make_random_decisions_of_their_own(monkeypatch) 
     assert deep.seed == "3" and float(deep.rand_freq) == RANDOM_DECISIONS  # a control made later: the pass's seed
 
 
-def test_a_stage_with_no_answer_in_its_time_cuts_the_pass_short(monkeypatch) -> None:
-    """clingo's wait can return a hair before the stage clock expires: a stage that got no
-    answer still ran out of time, so the pass is cut short and a longer one follows (a pass
-    taken for finished would end its family's search for good)."""
+def test_a_stage_with_no_answer_within_its_budget_cuts_the_pass_short(monkeypatch) -> None:
+    """A stage that got no answer ran out of its budget (or clingo's wait returned a hair before
+    the time limit), so the pass is cut short and a longer one follows (a pass taken for
+    finished would end its family's search for good)."""
     from sokoasp.asp.session import Session
 
     monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: None)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None, end_game=False)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), lambda message: None, end_game=False)
     assert search.one_pass(level) is None
     assert search.cut_short and not search.finished
 
 
-def test_a_stage_that_finds_its_plan_or_is_refuted_did_not_run_out_of_time(monkeypatch) -> None:
-    """Only a stage with no answer in its time counts as running out of it: one that finds its
+def test_a_stage_that_finds_its_plan_or_is_refuted_did_not_run_out_of_its_budget(monkeypatch) -> None:
+    """Only a stage with no answer within its budget counts as running out of it: one that finds its
     plan, or whose every horizon is refuted, leaves a pass that ends without a plan finished."""
     from sokoasp.asp.session import Session
 
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     session = StageSession(level, SolveConfig(encoding="push-macro"), Clock())
-    assert session.plan(level, StageGoal(1), Clock(limit=30.0)) is not None
+    assert session.plan(level, StageGoal(1), Clock(until=300_000)) is not None
     assert not session.ran_out
     monkeypatch.setattr(Session, "ask", lambda self, horizon, budget=None: False)
-    search = StagedSearch(SolveConfig(encoding="push-macro", max_horizon=3), Clock(), 60.0, lambda message: None,
+    search = StagedSearch(SolveConfig(encoding="push-macro", max_horizon=3), Clock(), lambda message: None,
                           end_game=False)
     assert search.one_pass(level) is None
     assert not search.cut_short and search.finished
 
 
 def test_stages_keep_only_strategies_that_hold_for_any_goal_count() -> None:
-    config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"), phases=(PhaseRun("staged", 5),))
+    config = SolveConfig(encoding="push-macro", strategies=("dead", "bound", "freeze", "corral", "pack"),
+                         phases=(PhaseRun("staged", 50_000),))
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
 
 
 def test_stages_of_another_family_keep_the_strategies_it_supports() -> None:
     config = SolveConfig(encoding="push-route", strategies=("dead", "freeze", "bound", "guide"),
-                         phases=parse_phases(["staged=5:families=push-macro"]))
+                         phases=parse_phases(["staged=50k:families=push-macro"]))
     stages = stage_config(config, "push-macro")
     assert stages.encoding == "push-macro" and stages.strategies == ("dead", "freeze", "guide")
-    route = SolveConfig(encoding="push-route", strategies=("dead", "straight"), phases=(PhaseRun("staged", 5),))
+    route = SolveConfig(encoding="push-route", strategies=("dead", "straight"), phases=(PhaseRun("staged", 50_000),))
     assert stage_config(route, "push-route").strategies == ("dead",)
 
 
-def test_push_macro_stages_hand_over_to_a_push_route_loop() -> None:
+def test_push_macro_stages_hand_over_to_a_push_route_loop(monkeypatch) -> None:
     """Stages of one family, and the horizon loop of another when they give up: both solve, and
     the result names the loop's family."""
     level = level_of(HAND_MADE["corridor"])
     config = SolveConfig(encoding="push-route", strategies=("dead", "freeze"))
-    staged = solve(level, replace(config, phases=parse_phases(["staged=30:families=push-macro"])))
+    staged = solve(level, replace(config, phases=parse_phases(["staged=300k:families=push-macro"])))
     assert staged.status is Status.SOLVED and staged.message.startswith("staged search: a plan")
     assert_replays(level, staged.plan)
-    looped = solve(level, replace(config, phases=parse_phases(["staged=1e-9:families=push-macro"])))
+    stages_need(monkeypatch, 10**9)
+    looped = solve(level, replace(config, phases=parse_phases(["staged=1k:families=push-macro"])))
     assert looped.status.solved and looped.config["encoding"] == "push-route"
     assert "staged search: no plan" in looped.report("staged").note
     assert_replays(level, looped.plan)
@@ -423,7 +440,7 @@ def test_each_phase_takes_the_strategies_its_family_supports() -> None:
     from sokoasp.pipeline import check_config
 
     config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "bound"),
-                         phases=parse_phases(["staged=5:families=push-macro"]))
+                         phases=parse_phases(["staged=50k:families=push-macro"]))
     check_config(config)
     assert stage_config(config, "push-macro").strategies == ("dead", "freeze")
     assert loop_config(config).strategies == ("dead", "bound")
@@ -432,7 +449,7 @@ def test_each_phase_takes_the_strategies_its_family_supports() -> None:
     with pytest.raises(InputError, match="does not support encoding 'pull-route'"):
         check_config(replace(config, phases=()))
     level = level_of(HAND_MADE["corridor"])
-    looped = solve(level, replace(config, phases=parse_phases(["staged=1e-9:families=push-macro"])))
+    looped = solve(level, replace(config, phases=parse_phases(["staged=1k:families=push-macro"])))
     assert looped.status.solved and looped.config["strategies"] == ["dead", "freeze", "bound"]
     assert_replays(level, looped.plan)
 
@@ -442,28 +459,30 @@ def test_staged_search_plans_replay_and_are_not_called_optimal(name: str) -> Non
     level = level_of(CORPUS[name])
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), max_horizon=40)
     clock = Clock()
-    outcome = solve_staged(level, config, (config.encoding,), True, clock, 30.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, clock, lambda _: None)
     assert outcome.plan is not None, outcome.describe(len(level.boxes))
     assert replay(level, outcome.plan).ok
     assert 0 < outcome.test_seconds <= clock.times()["total"]  # every stage plan's end state was tested
     assert outcome.describe(len(level.boxes)).endswith(f"; {outcome.test_seconds:.1f} s testing end states")
-    result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("staged", 30),)))
+    result = solve(level, SolveConfig(encoding="push-macro", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("staged", 300_000),)))
     assert result.status is Status.SOLVED and result.optimal_for is None
     assert result.message.startswith("staged search: a plan")
     assert_replays(level, result.plan)
 
 
-def test_when_the_staged_search_fails_the_horizon_loop_still_runs() -> None:
-    """A tiny budget: the stages give up, and the push family's own loop finds the optimum."""
+def test_when_the_staged_search_fails_the_horizon_loop_still_runs(monkeypatch) -> None:
+    """Stages that need more than the budget: they give up, and the push family's own loop finds
+    the optimum."""
+    stages_need(monkeypatch, 10**9)
     text = HAND_MADE["corridor"]
-    result = solve(level_of(text), SolveConfig(encoding="push", strategies=("dead",), phases=(PhaseRun("staged", 1e-9),)))
+    result = solve(level_of(text), SolveConfig(encoding="push", strategies=("dead",), phases=(PhaseRun("staged", 1000),)))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(text)
     assert "staged search: no plan" in result.report("staged").note
 
 
-@pytest.mark.parametrize("options", [{"phases": (PhaseRun("staged", 5.0),)},
-                                     {"phases": (PhaseRun("goal-room", 5.0), PhaseRun("staged", 5.0))},
-                                     {"phases": (PhaseRun("staged", 5.0),), "start_factor": 3}])
+@pytest.mark.parametrize("options", [{"phases": (PhaseRun("staged", 50_000),)},
+                                     {"phases": (PhaseRun("goal-room", 50_000), PhaseRun("staged", 50_000))},
+                                     {"phases": (PhaseRun("staged", 50_000),), "start_factor": 3}])
 def test_a_level_already_solved_is_proven_optimal_with_stages_asked_for(options: dict[str, object]) -> None:
     """Stages are never optimal, but an empty plan is: the horizon loop proves it at horizon 0."""
     level = level_of("#######\n#@ * *#\n#######")
@@ -474,27 +493,27 @@ def test_a_level_already_solved_is_proven_optimal_with_stages_asked_for(options:
 
 def test_staged_needs_a_push_family(tmp_path) -> None:
     path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
-    code, out = run("solve", "-e", "incremental", "--phase", "staged=5", path)
+    code, out = run("solve", "-e", "incremental", "--phase", "staged=50k", path)
     assert code == ExitCode.INPUT_ERROR and "the staged phase needs a push family" in out and "Traceback" not in out
-    code, out = run("solve", "-e", "fast-downward", "--phase", "staged=5", path)
+    code, out = run("solve", "-e", "fast-downward", "--phase", "staged=50k", path)
     assert code == ExitCode.INPUT_ERROR and "needs a push family" in out and "not 'fast-downward'" in out
-    code, out = run("race", "--phase", "staged=5", path)
+    code, out = run("race", "--phase", "staged=50k", path)
     assert code == ExitCode.USAGE and "--phase" in out
-    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=5", path)
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=50k", path)
     assert code == ExitCode.SOLVED and "staged search: a plan" in out
-    code, out = run("solve", "-e", "push-route", "--phase", "staged=5:families=incremental", path)
+    code, out = run("solve", "-e", "push-route", "--phase", "staged=50k:families=incremental", path)
     assert code == ExitCode.USAGE and "needs a push family" in out and "not 'incremental'" in out
-    code, out = run("solve", "-e", "push-route", "--phase", "box-search=5:families=push-macro", path)
+    code, out = run("solve", "-e", "push-route", "--phase", "box-search=50k:families=push-macro", path)
     assert code == ExitCode.USAGE and "phase 'box-search' has no setting 'families'" in out
-    code, out = run("solve", "-e", "push-macro", "--phase", "staged=5:end-game", path)
+    code, out = run("solve", "-e", "push-macro", "--phase", "staged=50k:end-game", path)
     assert code == ExitCode.USAGE and "KEY=VALUE pairs" in out
 
 
 def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp_path) -> None:
-    """With 0.01 s the stages rarely find a plan and the horizon loop solves the level; either
+    """With 1k units the stages rarely find a plan and the horizon loop solves the level; either
     way the staged search's note is printed once, on its own line or as the status message."""
     path = str(write(tmp_path, "l.sok", HAND_MADE["corridor"]))
-    code, out = run("solve", "-e", "push", "-s", "dead", "--phase", "staged=0.01", path)
+    code, out = run("solve", "-e", "push", "-s", "dead", "--phase", "staged=1k", path)
     assert code == ExitCode.SOLVED
     noted = [line for line in out.splitlines() if "staged search" in line]
     assert len(noted) == 1 and noted[0].startswith(("staged:     staged search: no plan", "status:"))
@@ -502,19 +521,20 @@ def test_solve_shows_the_staged_search_once_and_apart_from_clingo_statistics(tmp
 
 def test_stage_families_take_turns_pass_by_pass(monkeypatch) -> None:
     """push-macro+push-route: each family searches with a session of its own, and the passes
-    alternate, each family's stage time doubling as it would alone; the plan replays."""
+    alternate, each family's stage budget doubling as it would alone; the plan replays."""
     import sokoasp.phases.staged.search as staged
 
     # first passes far too short: each is cut short
-    monkeypatch.setattr(staged, "SCHEDULE", replace(staged.SCHEDULE, first_stage_seconds=1e-9))
+    monkeypatch.setattr(staged, "SCHEDULE", replace(staged.SCHEDULE, first_stage_work=1))
+    stages_need(monkeypatch, 8)
     level = level_of(CORPUS[sorted(CORPUS)[0]])
     config = SolveConfig(encoding="push-macro", strategies=("dead", "straight"))
     messages: list[str] = []  # no end game from the start when a first stage is not found
-    outcome = solve_staged(level, config, ("push-macro", "push-route"), False, Clock(), 30.0, messages.append)
+    outcome = solve_staged(level, config, ("push-macro", "push-route"), False, Clock(), messages.append)
     passes = [m.split("a pass of ")[1] for m in messages if "a pass of" in m]
     families = [p.split(" ")[0] for p in passes]
     assert families[:4] == ["push-macro", "push-route", "push-macro", "push-route"], passes
-    assert passes[0].split(";")[1] == passes[1].split(";")[1]  # the same stage time in both
+    assert passes[0].split(";")[1] == passes[1].split(";")[1]  # the same stage budget in both
     assert outcome.plan is not None and replay(level, outcome.plan).ok
 
 
@@ -525,7 +545,7 @@ def test_several_stage_families_are_checked_each() -> None:
     from sokoasp.pipeline import check_config
 
     def with_families(families: str) -> SolveConfig:
-        return replace(config, phases=parse_phases([f"staged=5:families={families}"]))
+        return replace(config, phases=parse_phases([f"staged=50k:families={families}"]))
 
     config = SolveConfig(encoding="pull-route", strategies=("dead", "freeze", "straight"))
     config = with_families("push-macro+push-route")
@@ -548,7 +568,7 @@ def test_backward_stages_give_plans_that_replay(name: str) -> None:
     level = level_of(CORPUS[name])
     config = SolveConfig(encoding="pull-route", strategies=("dead",), max_horizon=40)
     messages: list[str] = []
-    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 30.0, messages.append)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), messages.append)
     assert outcome.plan is not None, outcome.describe(len(level.boxes))
     assert replay(level, outcome.plan).ok
     assert any("box route" in message for message in messages)
@@ -629,15 +649,16 @@ def test_a_backward_stage_that_places_every_box_leaves_the_player_able_to_walk_h
     assert any(len(end.boxes & end.goals) == 1 for end in ends)  # the stage still asks for one box only
 
 
-def record_stage_tries(monkeypatch) -> list[tuple[StageGoal, int, str | None, float | None]]:
+def record_stage_tries(monkeypatch) -> list[tuple[StageGoal, int, str | None, int | None]]:
     """Every StageSession.plan call from now on: its goal, first horizon, moves found and
-    time limit."""
-    tries: list[tuple[StageGoal, int, str | None, float | None]] = []
+    work budget."""
+    tries: list[tuple[StageGoal, int, str | None, int | None]] = []
     plan = StageSession.plan
 
     def recording(self, state, goal, clock, start=1):
+        budget = clock.work_left()
         found = plan(self, state, goal, clock, start)
-        tries.append((goal, start, None if found is None else found[0].moves, clock.limit))
+        tries.append((goal, start, None if found is None else found[0].moves, budget))
         return found
 
     monkeypatch.setattr(StageSession, "plan", recording)
@@ -655,7 +676,7 @@ def test_a_stage_takes_the_careful_plan_and_asks_it_no_horizon_the_careless_try_
     assert alone is not None and careless is not None
     assert sum(c.isupper() for c in careless) < sum(c.isupper() for c in alone)
     tries = record_stage_tries(monkeypatch)
-    search = StagedSearch(config, Clock(), 60.0, lambda message: None)
+    search = StagedSearch(config, Clock(), lambda message: None)
     search.session = StageSession(level, config, Clock())
     found, _, careful = search.stage(level, StageGoal(1))
     assert found is not None and careful
@@ -672,7 +693,7 @@ def test_the_careless_try_keeps_the_filling_order(monkeypatch) -> None:
     level = level_of(ENTRANCE_FIRST)
     config = SolveConfig(encoding="push")
     tries = record_stage_tries(monkeypatch)
-    search = StagedSearch(config, Clock(), 60.0, lambda message: None)
+    search = StagedSearch(config, Clock(), lambda message: None)
     search.session = StageSession(level, config, Clock())
     found, _, _ = search.stage(level, StageGoal(1))
     assert found is not None
@@ -699,7 +720,7 @@ def test_a_stage_breaks_the_filling_order_only_when_the_ordered_try_finds_no_pla
         return plan(self, state, goal, clock, start)
 
     monkeypatch.setattr(StageSession, "plan", no_ordered_plan)
-    search = StagedSearch(config, Clock(), 60.0, lambda message: None)
+    search = StagedSearch(config, Clock(), lambda message: None)
     search.session = StageSession(level, config, Clock())
     found, refuted_below, careful = search.stage(level, StageGoal(1))
     assert found is not None and not careful
@@ -737,7 +758,7 @@ def test_each_end_state_tried_from_a_state_starts_where_the_last_careless_try_st
     level = level_of(THREE_GOALS)
     config = SolveConfig(encoding="push")
     recorded = record_stage_tries(monkeypatch)
-    search = RootStagesOnly(config, Clock(), 60.0, lambda message: None)
+    search = RootStagesOnly(config, Clock(), lambda message: None)
     assert search.one_pass(level) is None
     tries = [(goal, start, moves) for goal, start, moves, _ in recorded if not goal.keep_fillable]
     pushes = [sum(c.isupper() for c in moves or "") for _, _, moves in tries]
@@ -748,64 +769,67 @@ def test_each_end_state_tried_from_a_state_starts_where_the_last_careless_try_st
         assert sum(c.isupper() for c in moves) == sum(c.isupper() for c in alone) >= start
 
 
-def test_the_last_stage_gets_more_stage_times_than_the_others(monkeypatch, no_end_game) -> None:
-    """The stage whose plan ends the search has final_stage_times stage times: its careless
+def test_the_last_stage_gets_more_stage_budgets_than_the_others(monkeypatch, no_end_game) -> None:
+    """The stage whose plan ends the search has final_stage_times stage budgets: its careless
     try gets half of them, every other stage's half of one."""
     level = level_of(THREE_GOALS)
     tries = record_stage_tries(monkeypatch)
-    search = StagedSearch(SolveConfig(encoding="push"), Clock(), 60.0, lambda message: None)
+    search = StagedSearch(SolveConfig(encoding="push"), Clock(), lambda message: None)
     plan_found = search.one_pass(level)
     assert plan_found is not None and replay(level, plan_found).ok
     careless = {goal.need: limit for goal, _, _, limit in tries if not goal.keep_fillable}
     assert sorted(careless) == [1, 2, 3]
-    half = SCHEDULE.first_stage_seconds / 2
-    assert careless[1] == careless[2] == pytest.approx(half)
-    assert careless[3] == pytest.approx(SCHEDULE.final_stage_times * half)
+    half = SCHEDULE.first_stage_work // 2
+    assert careless[1] == careless[2] == half
+    assert careless[3] == SCHEDULE.final_stage_times * half
 
 
-def budget_of(config: SolveConfig, limit: float | None) -> float:
-    """The stages' budget for two-boxes (push-macro bound 3, start scale 3) on a clock with ``limit``."""
+def budget_of(config: SolveConfig, limit: float | None) -> Clock:
+    """The stages' clock for two-boxes (push-macro bound 3, start scale 3) in a run with ``limit``."""
     from sokoasp.asp.encodings import get_encoding
     from sokoasp.pipeline import with_idle_loop_time
 
-    seconds = config.seconds("staged")
-    assert seconds is not None
-    return with_idle_loop_time(level_of(HAND_MADE["two-boxes"]), get_encoding(config.encoding), config, Clock(limit=limit),
-                               seconds, lambda _: None)
+    work = config.work("staged")
+    clock = Clock(limit=limit)
+    return with_idle_loop_time(level_of(HAND_MADE["two-boxes"]), get_encoding(config.encoding), config, clock,
+                               clock.within(work), lambda _: None)
 
 
-def test_the_stages_keep_their_time_when_the_loop_after_them_has_horizons_to_ask() -> None:
-    config = SolveConfig(encoding="push-macro", start_factor=5, max_horizon=15, phases=(PhaseRun("staged", 2.0),))
-    assert budget_of(config, 60.0) == 2.0
-    assert budget_of(replace(config, max_horizon=10), None) == 2.0  # no limit: no time to hand on
+def test_the_stages_keep_their_budget_when_the_loop_after_them_has_horizons_to_ask() -> None:
+    config = SolveConfig(encoding="push-macro", start_factor=5, max_horizon=15, phases=(PhaseRun("staged", 20_000),))
+    assert budget_of(config, 60.0).work_left() == 20_000
+    assert budget_of(replace(config, max_horizon=10), None).work_left() == 20_000  # no limit: no time to hand on
 
 
 def test_the_stages_take_the_time_a_loop_starting_above_its_maximum_would_leave_unused() -> None:
-    from sokoasp.asp.horizon_loops import probe_seconds
+    from sokoasp.asp.horizon_loops import probe_work
+    from sokoasp.config import WORK_PER_SECOND
 
     no_probe = SolveConfig(encoding="push-macro", start_factor=1, max_horizon=2,
-                           phases=(PhaseRun("staged", 2.0),))  # starts at the bound, 3
-    assert 59.5 < budget_of(no_probe, 60.0) <= 60.0
+                           phases=(PhaseRun("staged", 20_000),))  # starts at the bound, 3
+    clock = budget_of(no_probe, 60.0)
+    assert clock.work_left() is None and 59.5 < (clock.remaining() or 0) <= 60.0
     probing = SolveConfig(encoding="push-macro", start_factor=5, max_horizon=10,
-                          phases=(PhaseRun("staged", 2.0),))  # 15 > 10, probes 3
-    assert 59.5 < budget_of(probing, 60.0) + probe_seconds(probing) <= 60.0
+                          phases=(PhaseRun("staged", 20_000),))  # 15 > 10, probes 3
+    clock = budget_of(probing, 60.0)
+    assert clock.work_left() is None and 59.5 < (clock.remaining() or 0) + probe_work(probing) / WORK_PER_SECOND <= 60.0
 
 
 def test_a_run_whose_loop_cannot_start_gives_the_stages_all_its_time(monkeypatch) -> None:
     import sokoasp.phases.staged
 
-    budgets: list[float] = []
+    clocks: list[Clock] = []
 
-    def record(level, config, families, end_game, clock, budget, progress):
-        budgets.append(budget)
+    def record(level, config, families, end_game, clock, progress):
+        clocks.append(clock)
         return StagedOutcome(None)
 
     monkeypatch.setattr(sokoasp.phases.staged, "solve_staged", record)
     level = level_of(HAND_MADE["two-boxes"])
-    result = solve(level, SolveConfig(encoding="push-macro", max_horizon=2, time_limit=20.0, phases=(PhaseRun("staged", 1.0),)))
+    result = solve(level, SolveConfig(encoding="push-macro", max_horizon=2, time_limit=20.0, phases=(PhaseRun("staged", 10_000),)))
     assert result.status is Status.NO_PLAN_UP_TO_HORIZON
     assert result.message == "no plan up to horizon 2: every plan needs at least 3 steps (the proven lower bound)"
-    assert len(budgets) == 1 and 19.0 < budgets[0] <= 20.0
+    assert len(clocks) == 1 and clocks[0].work_left() is None and 19.0 < (clocks[0].limit or 0) <= 20.0
 
 
 def test_a_loop_whose_time_the_stages_spent_grounds_nothing(monkeypatch) -> None:
@@ -813,13 +837,13 @@ def test_a_loop_whose_time_the_stages_spent_grounds_nothing(monkeypatch) -> None
 
     import sokoasp.phases.staged
 
-    def spend(level, config, families, end_game, clock, budget, progress):
-        time.sleep(max(0.0, clock.remaining()) + 0.05)
+    def spend(level, config, families, end_game, clock, progress):
+        time.sleep(1.05)  # past the run's limit
         return StagedOutcome(None)
 
     monkeypatch.setattr(sokoasp.phases.staged, "solve_staged", spend)
     level = level_of(HAND_MADE["two-boxes"])
-    config = SolveConfig(encoding="push-macro", start_factor=5, max_horizon=10, time_limit=1.0, phases=(PhaseRun("staged", 0.5),))
+    config = SolveConfig(encoding="push-macro", start_factor=5, max_horizon=10, time_limit=1.0, phases=(PhaseRun("staged", 5_000),))
     result = solve(level, config)  # the loop would probe the bound, 3, before its first horizon, 15 > 10
     assert result.status is Status.TIMEOUT and result.message == "no plan up to horizon 2"
     assert result.times["ground"] == 0.0 and result.times["total"] < 1.5
@@ -840,18 +864,18 @@ def test_a_failed_staged_search_keeps_the_way_to_its_farthest_state(no_end_game)
     ``solve`` keeps the same moves in its stats (the next test: the CLI draws that state)."""
     level = level_of(ONE_NEAR_ONE_FAR)
     config = SolveConfig(encoding="push", max_horizon=1)
-    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), lambda _: None)
     assert outcome.plan is None and outcome.most_placed == 1
     assert outcome.farthest is not None
     reached = replay(level, outcome.farthest)
     assert reached.steps_done == len(outcome.farthest) and len(reached.boxes & level.goals) == 1
-    result = solve(level, replace(config, phases=(PhaseRun("staged", 10.0),)))
+    result = solve(level, replace(config, phases=(PhaseRun("staged", 100_000),)))
     assert result.report("staged").farthest == outcome.farthest
 
 
 def test_solve_draws_the_farthest_state_of_failed_stages(tmp_path, no_end_game) -> None:
     path = str(write(tmp_path, "l.sok", ONE_NEAR_ONE_FAR))
-    code, out = run("solve", "-e", "push", "--phase", "staged=10", "--max-horizon", "1", path)
+    code, out = run("solve", "-e", "push", "--phase", "staged=100k", "--max-horizon", "1", path)
     assert code != ExitCode.SOLVED
     lines = out.splitlines()
     head = next(k for k, line in enumerate(lines) if line.startswith("farthest:"))
@@ -865,14 +889,14 @@ def test_failed_backward_stages_draw_the_state_nearest_the_start(tmp_path) -> No
     CLI shows it."""
     level = level_of(ONE_NEAR_ONE_FAR)
     config = SolveConfig(encoding="pull-route", max_horizon=0)
-    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), lambda _: None)
     assert outcome.plan is None and outcome.most_home == 0 and outcome.nearest_home is not None
     assert outcome.nearest_home.boxes == level.goals
     rows = outcome.home_board(level).splitlines()
     assert rows[1].count("*") == rows[3].count("*") == 1 and "$" not in "".join(rows)
-    result = solve(level, replace(config, phases=(PhaseRun("staged", 10.0),)))
+    result = solve(level, replace(config, phases=(PhaseRun("staged", 100_000),)))
     assert result.report("staged").home == outcome.home_board(level)
-    code, out = run("solve", "-e", "pull-route", "--phase", "staged=10", "--max-horizon", "0",
+    code, out = run("solve", "-e", "pull-route", "--phase", "staged=100k", "--max-horizon", "0",
                     str(write(tmp_path, "l.sok", ONE_NEAR_ONE_FAR)))
     lines = out.splitlines()
     head = next(k for k, line in enumerate(lines) if line.startswith("backwards:"))

@@ -17,7 +17,7 @@ from test_cli import run, write
 
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.board.simulator import count_pushes
-from sokoasp.config import PhaseRun
+from sokoasp.config import Clock, PhaseRun
 from sokoasp.errors import ExitCode
 from sokoasp.phases import box_search as box_search_phase
 from sokoasp.phases.box_search import search_plan
@@ -43,7 +43,7 @@ def unsolvable_corpus(count: int, seed: int) -> dict[str, str]:
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_the_search_finds_a_plan_that_replays(name: str) -> None:
     level = level_of(CORPUS[name])
-    plan, note = search_plan(level, 30.0)
+    plan, note = search_plan(level, Clock())
     assert_replays(level, plan)
     assert plan is not None and count_pushes(plan) >= bfs_pushes(CORPUS[name])
     assert "search of every box in Python (not ASP)" in note
@@ -51,13 +51,13 @@ def test_the_search_finds_a_plan_that_replays(name: str) -> None:
 
 @pytest.mark.parametrize("text", sorted(unsolvable_corpus(8, seed=75).values()))
 def test_on_an_unsolvable_level_the_search_finds_none_and_says_it_searched_every_state(text: str) -> None:
-    plan, note = search_plan(level_of(text), 30.0)
+    plan, note = search_plan(level_of(text), Clock())
     assert plan is None
     assert "it proved none exists" in note
 
 
 def test_a_search_cut_short_says_when_it_stopped() -> None:
-    plan, note = search_plan(level_of(CORPUS[sorted(CORPUS)[0]]), 30.0, states=1)
+    plan, note = search_plan(level_of(CORPUS[sorted(CORPUS)[0]]), Clock(), states=1)
     assert plan is None and "stopped after" in note
 
 
@@ -78,7 +78,7 @@ def test_the_guide_is_the_cheapest_assignment_of_boxes_to_goals(name: str) -> No
 
 def test_a_plan_of_the_search_phase_is_never_called_optimal() -> None:
     level = level_of(HAND_MADE["two-boxes"])
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("box-search", 30.0),)))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("box-search", 300_000),)))
     assert result.status is Status.SOLVED
     assert "search of every box in Python" in result.message and result.report("box-search") is not None
     assert_replays(level, result.plan)
@@ -87,19 +87,19 @@ def test_a_plan_of_the_search_phase_is_never_called_optimal() -> None:
 def test_when_the_search_finds_none_the_horizon_loop_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(box_search_phase, "search_plan", lambda *_: (None, "no plan by the search (stopped)"))
     level = level_of(HAND_MADE["two-boxes"])
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("box-search", 30.0),)))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("box-search", 300_000),)))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(HAND_MADE["two-boxes"])
     assert result.report("box-search").note == "no plan by the search (stopped)"
 
 
 def test_solve_search_prints_the_phase(tmp_path: Path) -> None:
     path = write(tmp_path, "two.sok", HAND_MADE["two-boxes"])
-    code, out = run("solve", "-e", "push", "--phase", "box-search=30", str(path))
+    code, out = run("solve", "-e", "push", "--phase", "box-search=300k", str(path))
     assert code == ExitCode.SOLVED
     assert "status:     solved (not proven optimal): the whole plan by the search of every box in Python (not ASP)" in out
 
 
 def test_the_portfolio_refuses_a_search_of_its_own(tmp_path: Path) -> None:
     path = write(tmp_path, "two.sok", HAND_MADE["two-boxes"])
-    code, out = run("race", "--phase", "box-search=5", str(path))
+    code, out = run("race", "--phase", "box-search=50k", str(path))
     assert code == ExitCode.USAGE and "--phase" in out

@@ -15,6 +15,7 @@ from test_goalroom import BEND
 from test_roomstages import TWO_DOORS
 
 from sokoasp import PHASES, PhaseRun, SolveConfig, Status, solve
+from sokoasp.config import work_text
 from sokoasp.errors import ExitCode, InputError
 from sokoasp.phases import parse_phase, parse_phases
 
@@ -34,7 +35,7 @@ def test_every_phase_has_a_level_here() -> None:
 def test_a_phases_plan_replays_is_never_called_optimal_and_names_the_phase(name: str) -> None:
     text = LEVELS[name]
     level = level_of(text)
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead",), phases=(PhaseRun(name, 30.0),)))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead",), phases=(PhaseRun(name, 300_000),)))
     assert result.status is Status.SOLVED and result.optimal_for is None, result.message
     assert result.found_by == name and result.phases[-1].phase == name
     assert_replays(level, result.plan)
@@ -44,36 +45,39 @@ def test_a_phases_plan_replays_is_never_called_optimal_and_names_the_phase(name:
 @pytest.mark.parametrize("name", sorted(PHASES))
 def test_every_phase_runs_from_the_command_line(name: str, tmp_path: Path) -> None:
     path = write(tmp_path, "level.sok", LEVELS[name])
-    code, out = run("solve", "-e", "push", "-s", "dead", "--phase", f"{name}=30", str(path))
+    code, out = run("solve", "-e", "push", "-s", "dead", "--phase", f"{name}=300k", str(path))
     assert code == ExitCode.SOLVED and f"found by:   the phase {name}" in out
 
 
-def test_the_listing_names_every_phase_with_its_kind_soundness_and_seconds() -> None:
+def test_the_listing_names_every_phase_with_its_kind_soundness_and_budget() -> None:
     code, out = run("phases")
     assert code == 0
     rows = out.splitlines()[1:]
     assert len(rows) == len(PHASES)
     for row, phase in zip(rows, PHASES.values(), strict=True):
         assert row.startswith(phase.name) and ("Python" if phase.kind == "python" else "ASP") in row
-        assert phase.soundness in row and f" {phase.default_seconds:g} " in row
+        assert phase.soundness in row and f" {work_text(phase.default_work)} " in row
 
 
-def test_a_phase_without_seconds_takes_its_default_and_bad_ones_are_refused() -> None:
-    assert parse_phase("staged") == PhaseRun("staged", PHASES["staged"].default_seconds)
-    assert parse_phase("box-search=2.5") == PhaseRun("box-search", 2.5)
-    for text, problem in (("stages=3", "unknown phase 'stages'"), ("staged=x", "must be a number"),
-                          ("staged=0", "above 0"), ("staged=nan", "above 0"), ("staged=inf", "above 0"),
-                          ("staged=-1", "above 0")):
+def test_a_phase_without_a_budget_takes_its_default_and_bad_ones_are_refused() -> None:
+    assert parse_phase("staged") == PhaseRun("staged", PHASES["staged"].default_work)
+    assert parse_phase("box-search=2.5k") == PhaseRun("box-search", 2500)
+    assert parse_phase({"name": "box-search", "work": 3_000_000}) == parse_phase("box-search=3M")
+    assert str(parse_phase("box-search=1500")) == "box-search=1500"
+    for text, problem in (("stages=3", "unknown phase 'stages'"), ("staged=x", "a whole number"),
+                          ("staged=10", "from 1k"), ("staged=2.5", "from 1k"), ("staged=nan", "from 1k"),
+                          ("staged=inf", "from 1k"), ("staged=-1", "from 1k"), ("staged=1.0001k", "from 1k"),
+                          ("staged=2T", "from 1k"), ("staged=2000G", "from 1k"), ("staged=٣k", "from 1k")):
         with pytest.raises(InputError, match=problem):
             parse_phase(text)
     with pytest.raises(InputError, match="given twice"):
-        parse_phases(["staged=1", "box-search", "staged=2"])
+        parse_phases(["staged=1k", "box-search", "staged=2k"])
 
 
 @pytest.mark.parametrize(("args", "problem"), [
     (["--phase", "stages=3"], "unknown phase 'stages'"),
-    (["--phase", "staged=1", "--phase", "staged=2"], "given twice"),
-    (["--phase", "staged=nan"], "above 0"),
+    (["--phase", "staged=1k", "--phase", "staged=2k"], "given twice"),
+    (["--phase", "staged=nan"], "work units"),
 ])
 def test_solve_refuses_bad_phases_naming_the_option(args: list[str], problem: str, tmp_path: Path) -> None:
     path = write(tmp_path, "level.sok", HAND_MADE["two-boxes"])

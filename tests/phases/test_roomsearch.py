@@ -20,7 +20,7 @@ from test_roomstages import MICROBAN, TWO_DOORS, needs_shared
 from sokoasp import SolveConfig, Status, solve
 from sokoasp.board.simulator import count_pushes
 from sokoasp.board.xsb import read_levels
-from sokoasp.config import PhaseRun
+from sokoasp.config import Clock, PhaseRun
 from sokoasp.errors import ExitCode
 from sokoasp.phases import room_search
 from sokoasp.phases import room_search as room_search_phase
@@ -71,7 +71,7 @@ CORPUS = room_corpus(12, seed=76)
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_the_room_search_finds_a_plan_that_replays(name: str) -> None:
     level = level_of(CORPUS[name])
-    plan, note = room_search_plan(level, 30.0)
+    plan, note = room_search_plan(level, Clock())
     assert_replays(level, plan)
     assert plan is not None and count_pushes(plan) >= bfs_pushes(CORPUS[name])
     assert "with goal-room macros in Python (not ASP)" in note
@@ -80,11 +80,11 @@ def test_the_room_search_finds_a_plan_that_replays(name: str) -> None:
 def test_a_level_without_such_a_room_is_left_at_once() -> None:
     level = level_of(HAND_MADE["two-boxes"])
     assert find_entrance_room(level) is None
-    assert room_search_plan(level, 30.0) == (None, "no goal room that entries fill, for the search with room macros")
+    assert room_search_plan(level, Clock()) == (None, "no goal room that entries fill, for the search with room macros")
 
 
 def test_a_search_cut_short_says_when_it_stopped() -> None:
-    plan, note = room_search_plan(level_of(TWO_DOORS), 30.0, states=1)
+    plan, note = room_search_plan(level_of(TWO_DOORS), Clock(), states=1)
     assert plan is None and "stopped after" in note
 
 
@@ -127,44 +127,44 @@ def test_a_box_parked_in_the_room_shuts_the_entries_until_it_is_pushed_out() -> 
 
 def test_a_plan_of_the_room_search_phase_is_never_called_optimal() -> None:
     level = level_of(TWO_DOORS)
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze"), phases=(PhaseRun("room-search", 30.0),)))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze"), phases=(PhaseRun("room-search", 300_000),)))
     assert result.status is Status.SOLVED
     assert "goal-room macros" in result.message and result.report("room-search") is not None
     assert_replays(level, result.plan)
 
 
 def test_when_the_room_search_finds_none_the_other_phases_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(room_search_phase, "room_search_plan", lambda level, seconds: (None, "no plan by the room search (stopped)"))
+    monkeypatch.setattr(room_search_phase, "room_search_plan", lambda level, clock: (None, "no plan by the room search (stopped)"))
     level = level_of(TWO_DOORS)
-    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("room-search", 30.0),)))
+    result = solve(level, SolveConfig(encoding="push", strategies=("dead", "freeze", "bound"), phases=(PhaseRun("room-search", 300_000),)))
     assert result.status is Status.SOLVED_OPTIMAL and result.pushes == bfs_pushes(TWO_DOORS)
     assert result.report("room-search").note == "no plan by the room search (stopped)"
 
 
 def test_solve_room_search_prints_the_phase(tmp_path: Path) -> None:
     path = write(tmp_path, "doors.sok", TWO_DOORS)
-    code, out = run("solve", "-e", "push", "--phase", "room-search=30", str(path))
+    code, out = run("solve", "-e", "push", "--phase", "room-search=300k", str(path))
     assert code == ExitCode.SOLVED
     assert "status:     solved (not proven optimal): the whole plan by the search of every box with goal-room macros" in out
 
 
 def test_the_portfolio_refuses_a_room_search_of_its_own(tmp_path: Path) -> None:
     path = write(tmp_path, "doors.sok", TWO_DOORS)
-    code, out = run("race", "--phase", "room-search=5", str(path))
+    code, out = run("race", "--phase", "room-search=50k", str(path))
     assert code == ExitCode.USAGE and "--phase" in out
 
 
 @pytest.mark.parametrize("limit", [None, 60.0, 300.0])
 def test_the_first_member_alone_searches_with_room_macros_first(limit: float | None) -> None:
     first, *others = members_for(limit)
-    assert first.seconds("room-search") == room_search.SECONDS == default_members()[0].seconds("room-search")
-    assert all(member.seconds("room-search") is None for member in others)
+    assert first.work("room-search") == room_search.WORK == default_members()[0].work("room-search")
+    assert all(member.work("room-search") is None for member in others)
 
 
 @pytest.mark.slow
 @needs_shared
 def test_microban_153_is_solved_by_parking_a_box_in_its_room() -> None:
     level = read_levels(MICROBAN.read_text(), str(MICROBAN))[152]
-    plan, note = room_search_plan(level, 300.0)
+    plan, note = room_search_plan(level, Clock())
     assert_replays(level, plan)
     assert "goal-room macros" in note

@@ -40,17 +40,17 @@ def echo(level: Level, context: PhaseContext) -> PhaseOutcome:
 
 @pytest.fixture
 def echo_phase(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(PHASES, "echo", Phase("echo", "python", False, 1.0, "says its settings", echo, settings=EchoSettings))
+    monkeypatch.setitem(PHASES, "echo", Phase("echo", "python", False, 10_000, "says its settings", echo, settings=EchoSettings))
 
 
 def test_a_phase_setting_is_set_from_the_command_line(tmp_path: Path, echo_phase: None) -> None:
     level = write(tmp_path, "l.sok", HAND_MADE["turn-corner"])
-    code, out = run("solve", "-e", "push", "--phase", "echo=2:word=hi,times=3,loud=on", "--json", str(level))
+    code, out = run("solve", "-e", "push", "--phase", "echo=20k:word=hi,times=3,loud=on", "--json", str(level))
     assert code == 0, out
     result = json.loads(out)
-    assert result["config"]["phases"] == ["echo=2:word=hi,times=3,loud=on"]
+    assert result["config"]["phases"] == ["echo=20k:word=hi,times=3,loud=on"]
     assert [report["note"] for report in result["phases"]] == ["echo: HI HI HI"]
-    code, out = run("solve", "-e", "push", "--phase", "echo=2:times=many", str(level))
+    code, out = run("solve", "-e", "push", "--phase", "echo=20k:times=many", str(level))
     assert code == 2 and "phase 'echo', setting 'times' must be a whole number" in out
     code, out = run("solve", "-e", "push", "--phase", "echo:colour=red", str(level))
     assert code == 2 and "phase 'echo' has no setting 'colour' (its settings: word, times, loud)" in out
@@ -59,27 +59,27 @@ def test_a_phase_setting_is_set_from_the_command_line(tmp_path: Path, echo_phase
 def test_a_phase_setting_is_set_from_a_grid_file(tmp_path: Path, echo_phase: None) -> None:
     write(tmp_path, "l.sok", HAND_MADE["turn-corner"])
     grid = write(tmp_path, "g.toml", 'encodings = ["push"]\ntime_limit = 30\n'
-                 'phases = [["echo:word=hi"], [{ name = "echo", seconds = 2, word = "yo", loud = true }]]\n'
+                 'phases = [["echo:word=hi"], [{ name = "echo", work = "20k", word = "yo", loud = true }]]\n'
                  '[[instances]]\npath = "l.sok"\n')
     spec = read_spec(grid)
     runs, _ = spec.runs()
-    assert [run.configuration for run in runs] == ["push [echo 1 s (word=hi)]", "push [echo 2 s (word=yo, loud=on)]"]
+    assert [run.configuration for run in runs] == ["push [echo 10k (word=hi)]", "push [echo 20k (word=yo, loud=on)]"]
     database = tmp_path / "r.sqlite"
     assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == 2
     recorded = sorted(phase for row in rows_of(database) for phase in json.loads(row["config"])["phases"])
-    assert recorded == ["echo=1:word=hi", "echo=2:word=yo,loud=on"]
+    assert recorded == ["echo=10k:word=hi", "echo=20k:word=yo,loud=on"]
 
 
 def test_a_phase_setting_is_set_from_a_member_table(echo_phase: None) -> None:
-    for given in ("echo=2:times=2", {"name": "echo", "seconds": 2, "times": 2}):
+    for given in ("echo=20k:times=2", {"name": "echo", "work": "20k", "times": 2}):
         (run_,) = member_config({"encoding": "push", "phases": [given]}).phases
-        assert PHASES["echo"].settings_of(run_) == EchoSettings(times=2) and run_.seconds == 2
+        assert PHASES["echo"].settings_of(run_) == EchoSettings(times=2) and run_.work == 20_000
     with pytest.raises(InputError, match="setting 'loud' must be on or off"):
         member_config({"encoding": "push", "phases": [{"name": "echo", "loud": "loudly"}]})
 
 
-@pytest.mark.parametrize("text", ["echo=1", "echo=2:word=hi", "echo=0.5:word=a,times=2,loud=on",
-                                  "staged=25:families=push-macro+pull-route,end-game=off", "box-search=10:states=5000"])
+@pytest.mark.parametrize("text", ["echo=10k", "echo=20k:word=hi", "echo=5k:word=a,times=2,loud=on",
+                                  "staged=250k:families=push-macro+pull-route,end-game=off", "box-search=100k:states=5000"])
 def test_a_phase_is_spelled_as_it_is_read(text: str, echo_phase: None) -> None:
     assert str(parse_phase(text)) == text
     assert parse_phase(text) == parse_phase(str(parse_phase(text)))
@@ -87,5 +87,5 @@ def test_a_phase_is_spelled_as_it_is_read(text: str, echo_phase: None) -> None:
 
 def test_the_defaults_spell_as_the_phase_alone(echo_phase: None) -> None:
     """A run with the default settings spells as before settings existed: grid keys stay."""
-    assert str(parse_phase("echo=3:word=none,loud=off")) == "echo=3"
-    assert parse_phase("staged=5") == PhaseRun("staged", 5)
+    assert str(parse_phase("echo=30k:word=none,loud=off")) == "echo=30k"
+    assert parse_phase("staged=50k") == PhaseRun("staged", 50_000)

@@ -4,7 +4,6 @@ goals where one exists, else one that moves them too where the state can be solv
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from types import SimpleNamespace
 
@@ -22,7 +21,7 @@ from sokoasp.errors import ExitCode
 from sokoasp.phases.staged import search as staged
 from sokoasp.phases.staged.search import StagedSearch, solve_staged
 from sokoasp.sokoban import end_game as endgame
-from sokoasp.sokoban.end_game import END_GAME_BOXES, END_GAME_STATES, FEW_BOXES_SHARE, FEW_BOXES_STATES, budget, finish
+from sokoasp.sokoban.end_game import END_GAME_BOXES, END_GAME_STATES, FEW_BOXES_SHARE, FEW_BOXES_STATES, Finish, budget, finish
 
 
 def around_the_placed(state: Level) -> Level:
@@ -58,7 +57,7 @@ def test_the_end_game_finds_a_plan_exactly_when_the_oracle_can(name: str) -> Non
     solvable = solvable_states(text)
     moved_a_placed_box = 0
     for state in states:
-        end = finish(state, float("inf"))
+        end = finish(state, END_GAME_STATES).plan
         assert (end is not None) == solvable(state)
         if end is not None:
             around = fills(state)
@@ -76,7 +75,7 @@ def test_backwards_the_end_game_pulls_exactly_when_the_oracle_can(name: str) -> 
     assert states
     solvable = solvable_states(CORPUS[name], pulls=True)
     for state in states:
-        end = finish(state, float("inf"), reverse=True)
+        end = finish(state, END_GAME_STATES, reverse=True).plan
         assert (end is not None) == solvable(state)
         if end is not None:
             assert replay_pulls(state, end.routes, keep_placed=fills(state, pulls=True))[0] == state.goals
@@ -87,7 +86,7 @@ def test_the_end_game_moves_a_box_off_its_goal_when_it_must() -> None:
     in and the other box after it."""
     sealed = level_of(SEALED)
     assert not fills(sealed)
-    end = finish(sealed, float("inf"))
+    end = finish(sealed, END_GAME_STATES).plan
     assert end is not None and replay(sealed, end.moves).ok
 
 
@@ -95,16 +94,19 @@ def test_the_search_of_every_box_stops_at_its_state_limit() -> None:
     """The sealed room needs the search of every box: within ``states`` it finds the plan, with
     one state it gives up."""
     sealed = level_of(SEALED)
-    assert finish(sealed, float("inf"), states=FEW_BOXES_STATES) is not None
-    assert finish(sealed, float("inf"), states=1) is None
+    assert finish(sealed, FEW_BOXES_STATES).plan is not None
+    assert finish(sealed, 1).plan is None
 
 
-def test_a_level_of_few_boxes_gives_its_end_game_a_share_of_the_time_left() -> None:
-    """Many boxes: a stage time and the usual states. At most END_GAME_BOXES boxes (the whole
-    level is an end game): a share of the stages' time left where that is longer, and more states."""
-    assert budget(END_GAME_BOXES + 1, 2.0, 20.0) == (2.0, END_GAME_STATES)
-    assert budget(END_GAME_BOXES, 2.0, 20.0) == (FEW_BOXES_SHARE * 20.0, FEW_BOXES_STATES)
-    assert budget(1, 8.0, 4.0) == (8.0, FEW_BOXES_STATES)
+def test_a_level_of_few_boxes_gives_its_end_game_a_share_of_the_work_left() -> None:
+    """Many boxes: a stage's work, at most the usual states. At most END_GAME_BOXES boxes (the
+    whole level is an end game): a share of the stages' work left where that is more, at most
+    more states."""
+    assert budget(END_GAME_BOXES + 1, 2_000, 20_000) == 2_000
+    assert budget(END_GAME_BOXES + 1, 10**9, 10**9) == END_GAME_STATES
+    assert budget(END_GAME_BOXES, 2_000, 20_000) == FEW_BOXES_SHARE * 20_000
+    assert budget(1, 8_000, 4_000) == 8_000
+    assert budget(1, 8_000, float("inf")) == FEW_BOXES_STATES
     assert FEW_BOXES_STATES > END_GAME_STATES
 
 
@@ -114,12 +116,12 @@ def test_backwards_the_end_game_leaves_the_player_able_to_walk_home() -> None:
     asked = 0
     for name in sorted(CORPUS)[:12]:
         for state in reachable_pull_states(CORPUS[name]):
-            end = finish(state, float("inf"), reverse=True)
+            end = finish(state, END_GAME_STATES, reverse=True).plan
             if end is None:
                 continue
             boxes, player = replay_pulls(state, end.routes, keep_placed=False)
             home = min(set(state.floor) - boxes - region(set(state.floor), boxes, player), default=None)
-            homeward = None if home is None else finish(state, float("inf"), reverse=True, home=home)
+            homeward = None if home is None else finish(state, END_GAME_STATES, reverse=True, home=home).plan
             if homeward is not None:
                 asked += 1
                 boxes, player = replay_pulls(state, homeward.routes, keep_placed=False)
@@ -154,9 +156,9 @@ ROW_OF_MORE = row_of(END_GAME_BOXES + 1)  # one box more than the end game takes
 
 def test_the_end_game_leaves_many_boxes_and_a_spent_clock_to_the_stages() -> None:
     many = level_of(ROW_OF_MORE)
-    assert finish(many, float("inf")) is None
+    assert finish(many, END_GAME_STATES).plan is None
     few = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n")
-    assert finish(few, float("inf")) is not None and finish(few, 0.0) is None
+    assert finish(few, END_GAME_STATES).plan is not None and finish(few, END_GAME_STATES, deadline=0.0).plan is None
 
 
 def test_the_stages_end_by_the_end_game_after_a_stage_of_their_own() -> None:
@@ -165,7 +167,7 @@ def test_the_stages_end_by_the_end_game_after_a_stage_of_their_own() -> None:
     level = level_of(ROW_OF_MORE)
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
     messages: list[str] = []
-    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 30.0, messages.append)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), messages.append)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert 1 <= outcome.end_game <= END_GAME_BOXES and outcome.stages_solved >= len(level.boxes) - END_GAME_BOXES
     assert f"the last {outcome.end_game} by the end game's search" in outcome.describe(len(level.boxes))
@@ -178,7 +180,7 @@ def test_the_stages_end_by_the_end_game_in_either_direction(family: str) -> None
     from the start."""
     level = level_of(ROW_OF_MORE)
     config = SolveConfig(encoding=family, strategies=("dead",), max_horizon=40)
-    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 30.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok and outcome.end_game >= 1
 
 
@@ -187,12 +189,12 @@ def test_without_the_end_game_every_stage_is_planned_by_clingo(tmp_path) -> None
     nothing of an end game; with it, the same level ends by it."""
     path = tmp_path / "row.sok"
     path.write_text(ROW_OF_MORE)
-    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=30:end-game=off", str(path))
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=300k:end-game=off", str(path))
     assert code == ExitCode.SOLVED and "staged search: a plan after" in out and "end game" not in out
-    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=30", str(path))
+    code, out = run("solve", "-e", "push-macro", "-s", "dead", "--phase", "staged=300k", str(path))
     assert code == ExitCode.SOLVED and "by the end game's search in Python" in out
     config = SolveConfig(encoding="push-macro", strategies=("dead",), max_horizon=40)
-    outcome = solve_staged(level_of(ROW_OF_MORE), config, (config.encoding,), False, Clock(), 30.0, lambda _: None)
+    outcome = solve_staged(level_of(ROW_OF_MORE), config, (config.encoding,), False, Clock(), lambda _: None)
     assert outcome.end_game == 0 and outcome.stages_solved >= len(level_of(ROW_OF_MORE).boxes)
 
 
@@ -201,7 +203,7 @@ def test_a_level_of_few_boxes_gets_its_first_stage_from_clingo() -> None:
     stage is planned by clingo, as clingo finds it."""
     level = level_of("#######\n#@    #\n# $$$ #\n#     #\n# ... #\n#######\n")
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
-    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 30.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert outcome.stages_solved >= 1 and outcome.end_game <= 2
 
@@ -217,7 +219,7 @@ def test_without_a_first_stage_from_clingo_the_end_game_takes_the_level_from_the
     no_stage_from_clingo(monkeypatch)
     level = level_of(FOUR_IN_A_ROOM)
     config = SolveConfig(encoding="push-macro", strategies=("dead", "freeze"), max_horizon=40)
-    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), 10.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), True, Clock(), lambda _: None)
     assert outcome.plan is not None and replay(level, outcome.plan).ok
     assert outcome.stages_solved == 0 and outcome.end_game == len(level.boxes) and outcome.end_game_from_start
     assert "the whole plan by the end game's search in Python" in outcome.describe(len(level.boxes))
@@ -231,7 +233,7 @@ def test_the_end_game_takes_a_level_from_the_start_only_forwards_and_with_few_bo
     level = level_of(ROW_OF_MORE if change == "too many boxes off the goals" else FOUR_IN_A_ROOM)
     config = SolveConfig(encoding="pull-route" if change == "backwards" else "push-macro", strategies=("dead",),
                          max_horizon=40)
-    outcome = solve_staged(level, config, (config.encoding,), change != "no end game", Clock(), 2.0, lambda _: None)
+    outcome = solve_staged(level, config, (config.encoding,), change != "no end game", Clock(), lambda _: None)
     assert outcome.plan is None and outcome.end_game == 0
 
 
@@ -242,36 +244,35 @@ def test_with_no_box_on_a_goal_the_search_of_every_box_goes_on_where_the_first_m
     monkeypatch.setattr(endgame, "END_GAME_STATES", 2)
     level = level_of(FOUR_IN_A_ROOM)
     assert not level.boxes & level.goals
-    end = finish(level, float("inf"), states=FEW_BOXES_STATES)
+    end = finish(level, FEW_BOXES_STATES).plan
     assert end is not None and replay(level, end.moves).ok
     one_placed = level_of("######\n#@   #\n# *$ #\n#   .#\n######\n")
-    assert finish(one_placed, float("inf"), states=FEW_BOXES_STATES) is None
+    assert finish(one_placed, FEW_BOXES_STATES).plan is None
     monkeypatch.setattr(endgame, "END_GAME_STATES", 50_000)
-    end = finish(one_placed, float("inf"), states=FEW_BOXES_STATES)
+    end = finish(one_placed, FEW_BOXES_STATES).plan
     assert end is not None and replay(one_placed, end.moves).ok
 
 
-def test_an_end_game_is_searched_again_only_when_its_time_ran_out(monkeypatch) -> None:
-    """A search that ended in its time is not repeated; one cut short is, once a later pass
-    gives it more time."""
-    calls: list[float] = []
+def test_an_end_game_is_searched_again_only_when_its_states_ran_out(monkeypatch) -> None:
+    """A search that ended within its states is not repeated; one cut short is, once a later
+    pass gives it more; each is charged to the search's meter."""
+    calls: list[int] = []
 
-    def slow_finish(state: Level, deadline: float, reverse: bool = False, home: object = None,
-                    states: int = 0) -> None:
-        calls.append(deadline - time.perf_counter())
-        while cut_short and time.perf_counter() < deadline:
-            pass
+    def short_finish(state: Level, states: int, reverse: bool = False, home: object = None,
+                     deadline: float = 0.0) -> Finish:
+        calls.append(states)
+        return Finish(None, states if cut_short else 7)
 
-    monkeypatch.setattr(staged, "finish", slow_finish)
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda _: None)
+    monkeypatch.setattr(staged, "finish", short_finish)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), lambda _: None)
     search.session = SimpleNamespace(reverse=False)  # type: ignore[assignment]
     ended, cut = level_of("#######\n#.$ $.#\n#     #\n#  @  #\n#######\n"), level_of(ROW_OF_MORE)
     cut_short = False
     assert search.end_game(ended, None) is None and search.end_game(ended, None) is None
-    assert len(calls) == 1
+    assert len(calls) == 1 and search.clock.worked() == 7
     cut_short = True
-    search.stage_seconds = 0.05
+    search.stage_work = 500
     assert search.end_game(cut, None) is None and search.end_game(cut, None) is None
-    assert len(calls) == 2
-    search.stage_seconds = 0.1
-    assert search.end_game(cut, None) is None and len(calls) == 3
+    assert calls[1:] == [500] and search.clock.worked() == 507
+    search.stage_work = 1000
+    assert search.end_game(cut, None) is None and calls[2:] == [1000]

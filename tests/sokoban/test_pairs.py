@@ -132,7 +132,7 @@ def test_the_bound_strategy_refutes_a_horizon_below_the_pair_bound_without_searc
 
     def refute() -> tuple[bool | None, int]:
         session = Session(level, ENCODINGS["push"], SolveConfig(encoding="push", strategies=("bound",)), Clock())
-        outcome = session.ask(bound - 1, budget=3.0)
+        outcome = session.ask(bound - 1, budget=30_000)
         return outcome, int(session.control.statistics["solving"]["solvers"]["choices"])
 
     assert refute() == (False, 0)

@@ -19,7 +19,7 @@ from sokoasp.phases.staged.stage_session import StageSession
 from sokoasp.sokoban.analysis import dead_squares
 from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
 from sokoasp.sokoban.pushes import StagePlan
-from sokoasp.sokoban.traps import Traps, neighbourhoods
+from sokoasp.sokoban.traps import MOST_STATES, Traps, neighbourhoods
 
 # The empty goal at the top right can be filled only by a box pushed from the square left of it,
 # the player on the filled goal at the top left; the box there can leave only for the corner
@@ -49,7 +49,7 @@ def test_a_state_from_which_no_box_more_reaches_a_goal_is_proven_dead_and_every_
     proven = 0
     for state in corpus_states(pulls)[:: 2 if pulls else 12]:  # a sample: the oracle takes a while
         traps = Traps(state, pulls)
-        dead = traps.prove_dead(state, seconds=60.0)
+        dead = traps.prove_dead(state, MOST_STATES)
         if state.boxes <= state.goals:
             assert not dead  # solved: no box more to place, and not dead
         elif not improves(state, pulls):
@@ -66,7 +66,7 @@ def test_a_whole_proof_proves_exactly_the_states_from_which_not_every_box_reache
     no plan from it, placed boxes or not."""
     proven = 0
     for state in corpus_states(False)[::15]:  # a sample: the oracle takes a while
-        dead = Traps(state, pulls=False, whole=True).prove_dead(state, seconds=60.0)
+        dead = Traps(state, pulls=False, whole=True).prove_dead(state, MOST_STATES)
         assert dead == (not solvable(state)), sorted(state.boxes)
         proven += dead
     assert proven >= 400  # 439 of the sample's 561 states are dead
@@ -85,7 +85,7 @@ def test_a_neighbourhood_of_boxes_that_cannot_all_be_placed_alone_proves_its_sta
     for state in corpus_states(False)[::10]:
         if not neighbourhoods(state.boxes):
             continue
-        part = Traps(state, pulls=False, whole=True).dead_part(state, seconds=60.0)
+        part = Traps(state, pulls=False, whole=True).dead_part(state, MOST_STATES)
         unsolvable = not solvable(state)
         assert part is None or (unsolvable and not placeable(state, part)), sorted(state.boxes)
         proven += part is not None
@@ -103,14 +103,15 @@ def test_the_neighbourhoods_of_boxes_are_a_box_and_those_within_two_squares_fewe
 def test_a_trap_the_pattern_tests_miss_is_proven_with_every_state_it_took_up_and_a_search_cut_short_proves_nothing() -> None:
     state = level_of(TRAP)
     assert not (dead_fence(state) or dead_group(state) or dead_freeze(state)) and not state.boxes & dead_squares(state)
-    traps = Traps(state, pulls=False)
-    assert not traps.prove_dead(state, seconds=1e-9)  # out of time
-    assert traps.tried[traps.key(state)] == 1e-9
-    assert not traps.prove_dead(state, seconds=60.0, most_states=1)  # out of states
-    assert traps.tried[traps.key(state)] == 60.0 and not traps.dead
-    assert not traps.prove_dead(state, seconds=60.0)  # no search with no more time than one that met its limit
-    assert traps.prove_dead(state, seconds=120.0)
+    charged: list[int] = []
+    traps = Traps(state, pulls=False, charge=charged.append)
+    assert not traps.prove_dead(state, 0)  # no states: no search
+    assert not traps.prove_dead(state, 1)  # out of states
+    assert traps.tried[traps.key(state)] == 1 and not traps.dead and charged == [1]
+    assert not traps.prove_dead(state, 1)  # no search with no more states than one that met its limit
+    assert traps.prove_dead(state, MOST_STATES)
     assert traps.proofs == 1 and len(traps.dead) > 1
+    assert len(charged) == 2 and sum(charged) == traps.states > 1
     later = Level(state.floor, (state.boxes - {(4, 3)}) | {(3, 3)}, state.goals, (4, 3))  # the box at (4, 3) pushed left
     assert traps.known_dead(later) and not solvable(state)
 
@@ -121,7 +122,7 @@ def test_a_stage_turns_away_an_end_state_proven_dead_before() -> None:
     ends = StageEnds(state, StageGoal(2), reverse=False, traps=traps)
     ends.horizon = 3
     assert ends.nogood(state) is None
-    assert traps.prove_dead(state, seconds=60.0)
+    assert traps.prove_dead(state, MOST_STATES)
     assert ends.nogood(state) == state_nogood(state, 3)
 
 
@@ -141,8 +142,8 @@ def test_the_search_skips_a_careless_stage_that_ends_in_a_trap_and_tries_the_nex
         return (StagePlan(moves=moves), after), start, careful
 
     monkeypatch.setattr(StagedSearch, "stage", scripted)
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
-    search.began -= 1000.0  # scripted stages take no time: give the proofs' share (trap_time_share) time to spend
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), lambda message: None)
+    search.began -= 10**6  # scripted stages do no work: give the proofs' share (trap_time_share) work to spend
     plan = search.one_pass(start)
     if careful:
         assert plan == "lr" and [state for state, _ in asked] == [start, trap] and search.outcome.traps == 0
@@ -151,28 +152,25 @@ def test_the_search_skips_a_careless_stage_that_ends_in_a_trap_and_tries_the_nex
         assert asked[1][1].other_than == (trap,)
 
 
-def test_a_trap_proof_gets_half_a_stage_time_and_never_more_than_the_pass_or_the_proofs_share_has_left(monkeypatch) -> None:
-    import time
-
+def test_a_trap_proof_gets_half_a_stage_budget_and_never_more_than_the_pass_or_the_proofs_share_has_left(monkeypatch) -> None:
     import sokoasp.phases.staged.search as staged
 
-    asked: list[float] = []
-    monkeypatch.setattr(Traps, "prove_dead", lambda self, state, seconds: asked.append(seconds) or False)
+    asked: list[int] = []
+    monkeypatch.setattr(Traps, "prove_dead", lambda self, state, states: asked.append(states) or False)
     trap = level_of(TRAP)
-    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), 60.0, lambda message: None)
+    search = StagedSearch(SolveConfig(encoding="push-macro"), Clock(), lambda message: None)
     search.session = StageSession(trap, search.config, Clock())
-    search.stage_seconds = 4.0
-    search.began = time.perf_counter() - 1000.0  # the proofs' share: 100 s
-    search.pass_end = time.perf_counter() + 60.0
+    search.stage_work = 40_000
+    search.clock.charge(10**6)  # the proofs' share: 100,000 states
+    search.pass_end = search.clock.worked() + 600_000
     assert not search.trapped(trap)
-    search.pass_end = time.perf_counter() + 0.5
+    search.pass_end = search.clock.worked() + 5_000
     assert not search.trapped(trap)
-    search.pass_end = time.perf_counter() - 1.0
+    search.pass_end = search.clock.worked() - 10_000
     assert not search.trapped(trap)
-    search.pass_end = time.perf_counter() + 60.0
-    search.session.traps.seconds = 99.0  # proofs took 99 s of the share of 100
+    search.pass_end = search.clock.worked() + 600_000
+    search.session.traps.states = 99_000  # proofs took 99,000 states of the share of 100,000
     assert not search.trapped(trap)
-    search.session.traps.seconds = 200.0
+    search.session.traps.states = 200_000
     assert not search.trapped(trap)
-    assert asked[0] == staged.SCHEDULE.trap_share * 4.0 and 0.4 < asked[1] <= 0.5 and asked[2] == 0.0
-    assert 0.9 < asked[3] <= 1.01 and asked[4] == 0.0
+    assert asked == [staged.SCHEDULE.trap_share * 40_000, 5_000, 0, 1_000, 0]

@@ -229,30 +229,30 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
 
 
 def test_the_staged_phase_is_a_grid_dimension_for_push_families(tmp_path: Path) -> None:
-    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "incremental"]', 'phases = [[], ["staged=5"]]')
-    assert len(skipped) == 1 and skipped[0].startswith("incremental [staged 5 s]: the staged phase needs a push family")
+    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "incremental"]', 'phases = [[], ["staged=50k"]]')
+    assert len(skipped) == 1 and skipped[0].startswith("incremental [staged 50k]: the staged phase needs a push family")
     assert [r.key for r in both if not r.phases] == [r.key for r in plain]  # old databases stay valid
-    assert {r.configuration for r in both} == {"push-macro", "incremental", "push-macro [staged 5 s]"}
+    assert {r.configuration for r in both} == {"push-macro", "incremental", "push-macro [staged 50k]"}
     database = tmp_path / "r.sqlite"
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
-    staged_rows = [row for row in rows_of(database) if row["configuration"].endswith("[staged 5 s]")]
+    staged_rows = [row for row in rows_of(database) if row["configuration"].endswith("[staged 50k]")]
     assert staged_rows and all(row["message"].startswith("staged search: a plan") for row in staged_rows)
     for row in staged_rows:  # the database keeps which phase found the plan, and the phase's report
         stats = json.loads(row["stats"])
         assert stats["found_by"] == "staged" and stats["phases"][-1]["phase"] == "staged"
     grid.write_text('phases = [["staged=-1"]]\n' + body)
-    with pytest.raises(InputError, match="seconds must be above 0"):
+    with pytest.raises(InputError, match="a budget counts work units"):
         read_spec(grid)
 
 
 def test_the_goal_room_phase_is_a_grid_dimension(tmp_path: Path) -> None:
-    grid, body, plain, both, _ = with_and_without(tmp_path, '["push"]', 'phases = [[], ["goal-room=5"]]')
+    grid, body, plain, both, _ = with_and_without(tmp_path, '["push"]', 'phases = [[], ["goal-room=50k"]]')
     assert [r.key for r in both if not r.phases] == [r.key for r in plain]  # old databases stay valid
-    assert {r.configuration for r in both} == {"push", "push [goal-room 5 s]"}
+    assert {r.configuration for r in both} == {"push", "push [goal-room 50k]"}
     database = tmp_path / "r.sqlite"
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
-    rows = [row for row in rows_of(database) if row["configuration"] == "push [goal-room 5 s]"]
-    assert rows and all(json.loads(row["config"])["phases"] == ["goal-room=5"] for row in rows)
+    rows = [row for row in rows_of(database) if row["configuration"] == "push [goal-room 50k]"]
+    assert rows and all(json.loads(row["config"])["phases"] == ["goal-room=50k"] for row in rows)
     assert all(row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem]) for row in rows)
     grid.write_text("phases = [[true]]\n" + body)
     with pytest.raises(InputError, match="phases must be a list of phase lists"):
@@ -260,33 +260,33 @@ def test_the_goal_room_phase_is_a_grid_dimension(tmp_path: Path) -> None:
 
 
 def test_the_box_search_phase_is_a_grid_dimension(tmp_path: Path) -> None:
-    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push", "portfolio"]', 'phases = [[], ["box-search=5"]]')
-    assert skipped == ["portfolio [box-search 5 s]: it chooses its own"]
+    grid, body, plain, both, skipped = with_and_without(tmp_path, '["push", "portfolio"]', 'phases = [[], ["box-search=50k"]]')
+    assert skipped == ["portfolio [box-search 50k]: it chooses its own"]
     assert [r.key for r in both if not r.phases] == [r.key for r in plain]  # old databases stay valid
-    assert {r.configuration for r in both} == {"push", "portfolio", "push [box-search 5 s]"}
+    assert {r.configuration for r in both} == {"push", "portfolio", "push [box-search 50k]"}
     database = tmp_path / "r.sqlite"
     spec = read_spec(grid)
     spec.encodings = ["push"]
     assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == 2 * len(spec.instances)
-    rows = [row for row in rows_of(database) if row["configuration"] == "push [box-search 5 s]"]
+    rows = [row for row in rows_of(database) if row["configuration"] == "push [box-search 50k]"]
     assert rows and all(row["message"].startswith("the whole plan by the search of every box") for row in rows)
     assert all(row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem]) for row in rows)
     grid.write_text('phases = [["box-search=-5"]]\n' + body)
-    with pytest.raises(InputError, match="seconds must be above 0"):
+    with pytest.raises(InputError, match="a budget counts work units"):
         read_spec(grid)
 
 
 @pytest.mark.parametrize("name", sorted(PHASES))
 def test_every_phase_can_be_set_in_a_grid_file(name: str, tmp_path: Path) -> None:
-    _, _, plain, both, _ = with_and_without(tmp_path, '["push-macro"]', f'phases = [[], ["{name}=2"]]')
+    _, _, plain, both, _ = with_and_without(tmp_path, '["push-macro"]', f'phases = [[], ["{name}=2k"]]')
     assert len(both) == 2 * len(plain)
-    assert {run.phases for run in both} == {(), (PhaseRun(name, 2.0),)}
+    assert {run.phases for run in both} == {(), (PhaseRun(name, 2_000),)}
 
 
 def test_a_phase_given_twice_or_unknown_in_a_grid_file_is_refused(tmp_path: Path) -> None:
     grid = tmp_path / "g.toml"
     body = f'encodings = ["push"]\n[[instances]]\npath = "{tiny_folder(tmp_path)}"\n'
-    grid.write_text('phases = [["staged=1", "staged=2"]]\n' + body)
+    grid.write_text('phases = [["staged=10k", "staged=20k"]]\n' + body)
     with pytest.raises(InputError, match="given twice"):
         read_spec(grid)
     grid.write_text('phases = [["stages=1"]]\n' + body)
@@ -340,11 +340,11 @@ def test_the_stages_families_are_a_setting_of_the_staged_phase(tmp_path: Path) -
     configuration, labelled and recorded with its settings; a family that is not a push family
     is refused before any run."""
     grid, body, _, both, skipped = with_and_without(
-        tmp_path, '["pull-route"]', 'phases = [[], ["staged=5:families=push-macro"], '
-        '[{name = "staged", seconds = 5, families = "push-macro+push-route"}]]\nstrategies = [["dead", "freeze"]]')
+        tmp_path, '["pull-route"]', 'phases = [[], ["staged=50k:families=push-macro"], '
+        '[{name = "staged", work = "50k", families = "push-macro+push-route"}]]\nstrategies = [["dead", "freeze"]]')
     assert len(skipped) == 1 and skipped[0].startswith("pull-route+dead+freeze: strategy 'freeze' does not support")
-    assert {r.configuration for r in both} == {"pull-route+dead+freeze [staged 5 s (families=push-macro)]",
-                                               "pull-route+dead+freeze [staged 5 s (families=push-macro+push-route)]"}
+    assert {r.configuration for r in both} == {"pull-route+dead+freeze [staged 50k (families=push-macro)]",
+                                               "pull-route+dead+freeze [staged 50k (families=push-macro+push-route)]"}
     assert len({r.key for r in both}) == len(both)
     database = tmp_path / "r.sqlite"
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
@@ -353,7 +353,7 @@ def test_the_stages_families_are_a_setting_of_the_staged_phase(tmp_path: Path) -
         assert row["configuration"].endswith(f"(families={families})]")
         assert row["message"].startswith("staged search: a plan")
     for bad, problem in (("incremental", "needs a push family"), ("push-mcaro", "unknown encoding 'push-mcaro'")):
-        grid.write_text(f'phases = [["staged=5:families=push-macro+{bad}"]]\n' + body)
+        grid.write_text(f'phases = [["staged=50k:families=push-macro+{bad}"]]\n' + body)
         with pytest.raises(InputError, match=problem):
             read_spec(grid)
 
@@ -362,18 +362,18 @@ def test_the_end_game_is_a_setting_of_the_staged_phase(tmp_path: Path) -> None:
     """end-game=off: the runs with the default keep their keys, those without get their own
     label and key, and their config records it; a value that is not on or off is refused."""
     _, _, plain, both, skipped = with_and_without(tmp_path, '["push-macro", "push"]',
-                                                  'phases = [["staged=5"], ["staged=5:end-game=off"]]')
+                                                  'phases = [["staged=50k"], ["staged=50k:end-game=off"]]')
     assert skipped == []
-    staged_plain = read_spec(write_grid(tmp_path, '["push-macro", "push"]', 'phases = [["staged=5"]]')).runs()[0]
-    assert [r.key for r in both if str(r.phases[0]) == "staged=5"] == [r.key for r in staged_plain]  # old databases stay valid
-    assert {r.configuration for r in both} == {"push-macro [staged 5 s]", "push-macro [staged 5 s (end-game=off)]",
-                                               "push [staged 5 s]", "push [staged 5 s (end-game=off)]"}
+    staged_plain = read_spec(write_grid(tmp_path, '["push-macro", "push"]', 'phases = [["staged=50k"]]')).runs()[0]
+    assert [r.key for r in both if str(r.phases[0]) == "staged=50k"] == [r.key for r in staged_plain]  # old databases stay valid
+    assert {r.configuration for r in both} == {"push-macro [staged 50k]", "push-macro [staged 50k (end-game=off)]",
+                                               "push [staged 50k]", "push [staged 50k (end-game=off)]"}
     assert len({r.key for r in both}) == len(both) == 2 * len(plain)
     database = tmp_path / "r.sqlite"
-    spec = read_spec(write_grid(tmp_path, '["push"]', 'phases = [[{name = "staged", seconds = 5, end-game = false}]]'))
+    spec = read_spec(write_grid(tmp_path, '["push"]', 'phases = [[{name = "staged", work = "50k", end-game = false}]]'))
     assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == len(spec.instances)
-    assert all(json.loads(row["config"])["phases"] == ["staged=5:end-game=off"] for row in rows_of(database))
-    for bad in ('phases = [["staged=5:end-game=1"]]', 'phases = [[{name = "staged", end-game = "maybe"}]]'):
+    assert all(json.loads(row["config"])["phases"] == ["staged=50k:end-game=off"] for row in rows_of(database))
+    for bad in ('phases = [["staged=50k:end-game=1"]]', 'phases = [[{name = "staged", end-game = "maybe"}]]'):
         with pytest.raises(InputError, match="setting 'end-game' must be on or off"):
             read_spec(write_grid(tmp_path, '["push"]', bad))
 

@@ -40,12 +40,12 @@ def test_export_writes_one_row_per_run_with_outcome_limits_and_versions(tmp_path
 def test_export_names_the_phase_that_found_each_plan(tmp_path: Path) -> None:
     database = tmp_path / "r.sqlite"
     spec = build_spec(load_instances(tiny_folder(tmp_path)), ["push"], [()], [()], 30, None, 60,
-                      phases=[(), (PhaseRun("box-search", 10),)])
+                      phases=[(), (PhaseRun("box-search", 100_000),)])
     run_grid(spec, database, show_progress=False, note=lambda _: None)
     run("grid", "export", "--db", str(database), "--csv", str(tmp_path / "runs.csv"))
     rows = read_runs_csv(tmp_path / "runs.csv")
     assert {(row["configuration"], row["found_by"]) for row in rows} == {("push", ""),
-                                                                           ("push [box-search 10 s]", "box-search")}
+                                                                           ("push [box-search 100k]", "box-search")}
 
 
 def test_the_thesis_layout_orders_structure_size_then_boxes() -> None:

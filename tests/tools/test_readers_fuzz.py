@@ -18,7 +18,7 @@ TOML_PIECES = ["time_limit", "memory_limit", "max_horizon", "encodings", "strate
                "start_factors", "interleave", "end_game", "stage_encodings", "seed", "pulls", "levels_per_class",
                "[[classes]]", "[[instances]]", "name", "structure", "size", "boxes", "zones", "blocks", "count", "path",
                ' = ', '"', "[", "]", ",", "\n", "1", "0", "-1", "1e308", "nan", "inf", "true", "false", '"push"',
-               '"staged=5"', '"dead"', '"6x5"', '"rectangular"', '"--x"', '"lots"', "3.5", "[[]]", '"x"']
+               '"staged=50k"', '"dead"', '"6x5"', '"rectangular"', '"--x"', '"lots"', "3.5", "[[]]", '"x"']
 CSV_PIECES = ["level,title,pushes,moves,proven,lower_bound,configuration,seconds,plan\n", "1", "2", ",", "\n", "R",
               "push-optimal", "nan", "-5", "push", "\ufeff", '"', "999999999999", "r"]
 LEVEL = "#####\n#@$.#\n#####\n"

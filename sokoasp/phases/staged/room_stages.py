@@ -4,7 +4,7 @@ box by box, for rooms that ``sokoasp.sokoban.rooms.packing`` cannot replace by a
 Each stage is a short clingo search (``encodings/room-stage.lp``) that pushes some box in onto
 the square just inside an entrance; the entry's fixed pushes then take it on to its goal. The
 entries a stage may make are those after which some order of entries still fills the rest
-(``next_entries``). Stages search depth first in passes with a growing stage time, as
+(``next_entries``). Stages search depth first in passes with a growing stage budget, as
 ``sokoasp.phases.staged.search`` does. End states with a corral, group or freeze deadlock, a box shut out
 of the room (``shut_out``) or boxes outside proven unable to all come in (``trapped``) are turned
 away by nogoods that name only the boxes to blame (``blame``); a pass that does not fill the
@@ -17,7 +17,6 @@ the pipeline like every other."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -90,8 +89,8 @@ class RoomStages:
     """The stage search for one level and its room: the clingo controls of the bands of horizons
     (``RoomControl``) serve every stage (the state and the entry are external atoms). Searched
     in passes, as the staged search is: each pass starts from the level's start with twice the
-    stage time of the one before and ends after ``pass_stages`` stage times (``ROOM_STAGES``), and makes random
-    decisions of its own (``Bands.randomize``)."""
+    stage budget of the one before and ends after ``pass_stages`` stage budgets (``ROOM_STAGES``),
+    and makes random decisions of its own (``Bands.randomize``, seeded by the pass)."""
 
     def __init__(self, level: Level, room: EntranceRoom, config: SolveConfig, clock: Clock, family: str) -> None:
         self.level, self.room, self.clock = level, room, clock
@@ -101,16 +100,16 @@ class RoomStages:
         self.bands = Bands(lambda clock: RoomControl(level, room, self.encoding, stage_config, clock, facts), clock)
         self.max_horizon = config.max_horizon
         self.schedule = ROOM_STAGES
-        self.stage_seconds = self.schedule.first_stage_seconds
-        self.pass_end = 0.0
+        self.stage_work = self.schedule.first_stage_work
+        self.pass_end = 0  # the meter's reading at which this pass ends
         self.most_in = 0  # the most boxes any pass brought into the room
         self.trail: list[list[Push]] = []  # the pushes from the start to the state searched now
         self.path: list[tuple[frozenset[Cell], Cell]] = []  # the states after those entries (boxes, player)
         self.pass_path: list[tuple[frozenset[Cell], Cell]] = []  # the states on this pass's way to its most boxes in
-        self.reviewed = 0.0  # seconds of trap proofs spent in reviews, outside the stages' share
+        self.reviewed = 0  # states of trap proofs spent in reviews, outside the stages' share
         self.farthest: list[list[Push]] = []  # the pushes of each entry from the start to a state with ``most_in`` boxes in
         self.traps: dict[frozenset[Cell], Traps] = {}  # by the boxes in the room: the states outside proven dead
-        self.began = time.perf_counter()  # the trap proofs' share of the time is counted from here
+        self.began = clock.worked()  # the trap proofs' share of the work is counted from here
 
     def run(self) -> list[Push] | None:
         """Passes until one finds the pushes that fill the room, or the clock runs out."""
@@ -119,13 +118,13 @@ class RoomStages:
             passes += 1
             if passes > 1:
                 self.bands.randomize(passes)
-            self.pass_end = time.perf_counter() + self.schedule.pass_stages * self.stage_seconds
+            self.pass_end = self.clock.worked() + self.schedule.pass_stages * self.stage_work
             self.pass_path = []
             pushes = self.search(0, frozenset(self.level.boxes), self.level.player)
             if pushes is not None:
                 return pushes
-            self.review(self.pass_path, self.schedule.review_share * self.schedule.pass_stages * self.stage_seconds)
-            self.stage_seconds *= 2
+            self.review(self.pass_path, int(self.schedule.review_share * self.schedule.pass_stages * self.stage_work))
+            self.stage_work *= 2
         return None
 
     def search(self, k: int, boxes: frozenset[Cell], player: Cell) -> list[Push] | None:
@@ -197,26 +196,26 @@ class RoomStages:
         empty = [(cell, False) for cell in sorted(found.empty - self.room.room)]
         return Refusal(((inside, True), *outside, *empty))
 
-    def review(self, path: list[tuple[frozenset[Cell], Cell]], seconds: float) -> None:
+    def review(self, path: list[tuple[frozenset[Cell], Cell]], work: int) -> None:
         """Trap proofs of the states after the entries of ``path`` (a pass's way to its most
-        boxes in), the first first, each with an equal share of what is left of ``seconds``,
+        boxes in), the first first, each with an equal share of what is left of ``work``,
         until one is proven dead: a dead end that the stages' own proofs had no time for. Kept by the
         traps, the proof turns the same entry away at once in the passes after (``trapped``)."""
-        before = self.trap_seconds()
-        end = time.perf_counter() + min(seconds, self.clock_left())
+        before = self.trap_states()
+        end = self.clock.worked() + min(work, self.work_left())
         for k, (boxes, player) in enumerate(path):
-            left = end - time.perf_counter()
-            if left <= 0:
+            left = end - self.clock.worked()
+            if left <= 0 or self.clock.expired():
                 break
-            share = left / (len(path) - k)
+            share = int(left / (len(path) - k))
             state, traps = self.outside(boxes, player)
-            if traps.dead_part(state, share / 2) is not None or traps.prove_dead(state, share / 2):
+            if traps.dead_part(state, share // 2) is not None or traps.prove_dead(state, share // 2):
                 break
-        self.reviewed += self.trap_seconds() - before
+        self.reviewed += self.trap_states() - before
 
-    def trap_seconds(self) -> float:
-        """The seconds of every trap proof so far, in the stages and in reviews."""
-        return sum(traps.seconds for traps in self.traps.values())
+    def trap_states(self) -> int:
+        """The states of every trap proof so far, in the stages and in reviews."""
+        return sum(traps.states for traps in self.traps.values())
 
     def outside(self, boxes: frozenset[Cell], player: Cell) -> tuple[Level, Traps]:
         """The boxes outside the room as a level of their own (``outside_state``) and the trap
@@ -225,31 +224,31 @@ class RoomStages:
         inside = boxes & self.room.room
         traps = self.traps.get(inside)
         if traps is None:
-            traps = self.traps[inside] = Traps(state, pulls=False, whole=True)
+            traps = self.traps[inside] = Traps(state, pulls=False, whole=True, charge=self.clock.charge)
         return state, traps
 
     def trapped(self, boxes: frozenset[Cell], player: Cell) -> Doom | None:
         """The boxes outside the room that cannot all come in, the room's boxes as walls:
         trap proofs (``traps.py``) of the level without the room's boxes, of a few boxes near
         each other first (part proofs), then of all of them (a ``whole`` proof), each half of
-        the staged search's shares of the stage time and of the search's time. A part proof
+        the staged search's shares of the stage budget and of the search's work. A part proof
         names its boxes (dead with the player on its side);
-        a whole proof all of them. None when no proof finishes in its time."""
+        a whole proof all of them. None when no proof finishes within its states."""
         state, traps = self.outside(boxes, player)
-        spent = self.trap_seconds() - self.reviewed
-        spare = self.schedule.trap_time_share * (time.perf_counter() - self.began) - spent
-        seconds = max(0.0, min(self.schedule.trap_share * self.stage_seconds, spare))
-        part = traps.dead_part(state, seconds / 2)
+        spent = self.trap_states() - self.reviewed
+        spare = self.schedule.trap_time_share * (self.clock.worked() - self.began) - spent
+        states = int(max(0.0, min(self.schedule.trap_share * self.stage_work, spare)))
+        part = traps.dead_part(state, states // 2)
         if part is not None:
             return Doom(part, player=True)
-        return Doom(state.boxes, player=True) if traps.prove_dead(state, seconds / 2) else None
+        return Doom(state.boxes, player=True) if traps.prove_dead(state, states // 2) else None
 
     def stage(self, options: dict[Cell, Entry], boxes: frozenset[Cell], player: Cell, ends: EntryEnds) -> list[Push] | None:
         """The pushes of a stage plan that pushes a box in onto the inside square of one of the
-        ``options`` and that ``ends`` keeps; None when none is found in the stage time."""
+        ``options`` and that ``ends`` keeps; None when none is found within the stage budget."""
         if not options:
             return None
-        clock = Clock(limit=min(self.stage_seconds, self.clock_left(), self.pass_end - time.perf_counter()))
+        clock = self.clock.within(max(0, min(self.stage_work, self.pass_end - self.clock.worked())))
 
         def switch(control: RoomControl) -> None:
             control.switch(boxes, player, frozenset(options))
@@ -268,9 +267,9 @@ class RoomStages:
         finally:
             self.clock.add(clock)
 
-    def clock_left(self) -> float:
-        remaining = self.clock.remaining()
-        return float("inf") if remaining is None else remaining
+    def work_left(self) -> float:
+        left = self.clock.work_left()
+        return float("inf") if left is None else left
 
 
 Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it

@@ -1,4 +1,4 @@
-"""How a stage search spends its time: the schedule the staged search (``sokoasp.phases.staged.search``)
+"""How a stage search spends its work budget: the schedule the staged search (``sokoasp.phases.staged.search``)
 and the room stages (``sokoasp.phases.staged.room_stages``) share, each with its own defaults."""
 
 from __future__ import annotations
@@ -8,18 +8,18 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class StageSchedule:
-    """Passes from the start with a growing stage time (iterative broadening with restarts):
-    many cheap tries first, long stages later, so a longer budget first runs the passes of a
-    shorter one."""
+    """Passes from the start with a growing stage budget (iterative broadening with restarts):
+    many cheap tries first, long stages later, so a larger budget first runs the passes of a
+    smaller one. Budgets in work units (``sokoasp.config.Meter``)."""
 
-    first_stage_seconds: float = 0.25  # a stage's time in the first pass, whatever the budget; each pass doubles it
-    pass_stages: int = 16  # a pass ends after this many stage times: a depth-first pass otherwise backtracks for ever
+    first_stage_work: int = 1_500  # a stage's work in the first pass, whatever the budget; each pass doubles it
+    pass_stages: int = 16  # a pass ends after this many stage budgets: a depth-first pass otherwise backtracks for ever
     width: int = 3  # end states (sets of filled goals) a stage tries before the search backtracks
-    final_stage_times: int = 4  # the stage whose plan ends the search gets this many stage times: the last box needs the longest plan
-    trap_share: float = 0.5  # a trap proof may take this share of a stage time (and no more than the pass has left)
-    trap_time_share: float = 0.1  # all trap proofs together at most this share of the search's time so far
-    review_share: float = 0.25  # room stages: a pass that does not fill the room gets proofs for this share of its time
+    final_stage_times: int = 4  # the stage whose plan ends the search gets this many stage budgets: the last box needs the longest plan
+    trap_share: float = 0.5  # a trap proof may take this share of a stage budget (and no more than the pass has left)
+    trap_time_share: float = 0.1  # all trap proofs together at most this share of the search's work so far
+    review_share: float = 0.25  # room stages: a pass that does not fill the room gets proofs for this share of its work
 
 
 STAGED = StageSchedule()
-ROOM_STAGES = StageSchedule(first_stage_seconds=0.5)  # a room stage asks for a whole entry: longer stages from the start
+ROOM_STAGES = StageSchedule(first_stage_work=3_000)  # a room stage asks for a whole entry: longer stages from the start

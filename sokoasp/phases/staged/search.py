@@ -1,6 +1,6 @@
 """Staged solving, a goal agenda (after Koehler & Hoffmann 2000) for the push families: a chain
 of short plans that each put one more box on a goal (``encodings/subgoal.lp``), searched depth
-first in passes with a growing stage time (``StagedSearch``), the stages of several families
+first in passes with a growing stage budget (``StagedSearch``), the stages of several families
 taking turns (``solve_staged``).
 
 A stage tries a careless plan (any end state that keeps the goal order), then a careful one
@@ -11,14 +11,13 @@ are off the goals, the end game in Python (``sokoasp.sokoban.end_game``) may fin
 All stages of a family share one clingo session (``StageSession``); pull-route stages run
 backwards from the goals. docs/phases.md describes the whole search.
 
-INCOMPLETE and NEVER OPTIMAL: it gives up when its time is spent, and a greedy stage can walk
+INCOMPLETE and NEVER OPTIMAL: it gives up when its budget is spent, and a greedy stage can walk
 into a state no later stage gets out of. The joined plan is replayed from the start by the
 pipeline like every other plan."""
 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, replace
 
 from sokoasp.asp.encodings import Encoding, get_encoding
@@ -52,7 +51,7 @@ class StagedOutcome:
     most_home: int | None = None  # backward stages: the most boxes on start squares in any state reached
     farthest: str | None = None  # forward stages: the moves from the start to a state with ``most_placed`` boxes on goals
     nearest_home: Level | None = None  # backward stages: a state with ``most_home`` boxes on start squares (its goals, turned round)
-    test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability, traps) in Python
+    test_seconds: float = 0.0  # spent testing stage end states (deadlocks, fillability) in Python
     traps: int = 0  # careless end states proven dead by search (traps.py)
     end_game: int = 0  # the boxes the plan's end game (sokoasp.sokoban.end_game) placed, if it ended the plan
     end_game_from_start: bool = False  # and it took the level from the start (clingo found no first stage)
@@ -122,42 +121,43 @@ def stage_config(config: SolveConfig, family: str) -> SolveConfig:
 class StagedSearch:
     """A staged search in one push family (``config.encoding``, see ``stage_config``)."""
 
-    def __init__(self, config: SolveConfig, clock: Clock, budget: float, progress: Progress, end_game: bool = True) -> None:
+    def __init__(self, config: SolveConfig, clock: Clock, progress: Progress, end_game: bool = True) -> None:
         self.schedule = SCHEDULE
         self.config = config
         self.use_end_game = end_game  # the last few boxes by the end game's search in Python
-        self.clock = clock
-        self.began = time.perf_counter()
-        self.deadline = self.began + budget
-        self.pass_end = self.deadline  # one_pass sets it: pass_stages stage times from the pass's start
-        self.stage_seconds = self.schedule.first_stage_seconds
+        self.clock = clock  # the phase's: its work budget on the run's meter, which every family's search shares
+        self.began = clock.worked()
+        self.pass_end = math.inf  # one_pass sets it: the meter's reading pass_stages stage budgets after the pass's start
+        self.stage_work = self.schedule.first_stage_work
         self.progress = progress
         self.outcome = StagedOutcome(None)
         self.dead_ends: list[Level] = []  # end states whose search came to nothing in this pass
-        self.cut_short = False  # a stage of this pass ran out of time (a longer pass may do better)
+        self.cut_short = False  # a stage of this pass ran out of work (a longer pass may do better)
         self.finished = False  # a pass found a plan, or none was cut short (the next would repeat it)
         self.passes = 0
         self.session: StageSession | None = None
         self.trail: list[StagePlan] = []  # the stage plans from the start to the state searched now
-        # the states whose end game (end_game) found nothing: the seconds it had (inf: it ended in them)
+        # the states whose end game (end_game) found nothing: the states it had (inf: it ended in them)
         self.end_games_tried: dict[tuple[frozenset[Cell], Cell], float] = {}
 
     def left(self) -> float:
-        overall = self.clock.remaining()
-        mine = self.deadline - time.perf_counter()
-        return mine if overall is None else min(mine, overall)
+        """Work units left to the search (inf: no budget; 0 also when the time limit has come)."""
+        if self.clock.expired():
+            return 0
+        work = self.clock.work_left()
+        return math.inf if work is None else work
 
     def pass_left(self) -> float:
-        """The time left for this pass: a pass that runs out of it is cut short, and the next
-        starts again from the start with twice the stage time."""
-        mine = self.pass_end - time.perf_counter()
+        """The work left for this pass: a pass that runs out of it is cut short, and the next
+        starts again from the start with twice the stage budget."""
+        mine = self.pass_end - self.clock.worked()
         if mine <= 0:
             self.cut_short = True
         return min(mine, self.left())
 
     def run(self, level: Level) -> str | None:
-        """Passes from the start, each with twice the stage time of the one before, until one
-        finds a plan, time runs out, or a pass had no stage cut short (the next would repeat it)."""
+        """Passes from the start, each with twice the stage budget of the one before, until one
+        finds a plan, the budget runs out, or a pass had no stage cut short (the next would repeat it)."""
         while self.left() > 0 and not self.finished:
             plan = self.one_pass(level)
             if plan is not None:
@@ -165,21 +165,21 @@ class StagedSearch:
         return None
 
     def one_pass(self, level: Level) -> str | None:
-        """One pass from the start; a pass cut short doubles the stage time of the next."""
+        """One pass from the start; a pass cut short doubles the stage budget of the next."""
         if self.session is None:
             self.session = StageSession(level, self.config, self.clock)
         self.dead_ends, self.cut_short = [], False
         self.passes += 1
         if self.passes > 1:
             self.session.bands.randomize(self.passes)
-        self.pass_end = time.perf_counter() + self.schedule.pass_stages * self.stage_seconds
+        self.pass_end = self.clock.worked() + self.schedule.pass_stages * self.stage_work
         reverse = self.session.reverse
         start = turned_round(level) if reverse else level
         plan = self.search(start, home=level.player if reverse else None)
         self.finished = plan is not None or not self.cut_short
         if not self.finished:
-            self.stage_seconds *= 2
-            self.progress(f"staged: a pass of {self.config.encoding} stages cut short; its next at {self.stage_seconds:.2f} s per stage")
+            self.stage_work *= 2
+            self.progress(f"staged: a pass of {self.config.encoding} stages cut short; its next at {self.stage_work} work units per stage")
         return None if plan is None else plan.lurd(level)
 
     def search(self, state: Level, home: Cell | None, first: bool = True) -> StagePlan | None:
@@ -230,21 +230,21 @@ class StagedSearch:
 
     def end_game(self, state: Level, home: Cell | None, from_start: bool = False) -> StagePlan | None:
         """After a stage, with few boxes off the goals: the rest of the plan by push (backwards:
-        pull) search (sokoasp.sokoban.end_game), for at most a stage time (on a level of few boxes, a
-        share of the stages' time left: ``end_game.budget``), once per state in a search unless
-        its time ran out and a later pass has more. ``from_start``: in a pass whose first stage
+        pull) search (sokoasp.sokoban.end_game), for at most a stage budget (on a level of few boxes, a
+        share of the stages' work left: ``end_game.budget``), once per state in a search unless
+        its budget ran out and a later pass has more. ``from_start``: in a pass whose first stage
         clingo did not find, forwards (``search``); the boxes off the goals then decide the
         budget, as the end game takes them all."""
         boxes = len(state.boxes - state.goals) if from_start else len(state.boxes)
-        seconds, states = budget(boxes, min(self.stage_seconds, self.pass_left()), self.left())
+        states = budget(boxes, int(max(0, min(self.stage_work, self.pass_left()))), self.left())
         key = (state.boxes, state.player)
-        if seconds <= self.end_games_tried.get(key, 0.0):
+        if states <= self.end_games_tried.get(key, 0):
             return None
         assert self.session is not None  # a stage ran before
-        began = time.perf_counter()
-        end = finish(state, began + seconds, self.session.reverse, home, states)
-        if end is None:  # searched in full (or to its state limit), or cut short: tried again with more time
-            self.end_games_tried[key] = seconds if time.perf_counter() - began >= seconds else math.inf
+        end, searched = finish(state, states, self.session.reverse, home, self.clock.deadline())
+        self.clock.charge(searched)
+        if end is None:  # searched in full, or cut short at its states: tried again with more
+            self.end_games_tried[key] = states if searched >= states else math.inf
             return None
         self.outcome.end_game, self.outcome.end_game_from_start = len(state.boxes - state.goals), from_start
         if home is None:
@@ -257,30 +257,30 @@ class StagedSearch:
     def stage(self, state: Level, goal: StageGoal, start: int = 1) -> tuple[tuple[StagePlan, Level] | None, int, bool]:
         """A stage plan for ``goal`` (or None), the horizon below which no careless plan
         exists, and whether the plan is a careful one: first a careless try (any end state not
-        known dead that keeps the goal order, ``keep_order``) for half the stage time, then a
+        known dead that keeps the goal order, ``keep_order``) for half the stage budget, then a
         careful one (``keep_live``, ``keep_fillable``) for the rest, whose plan is taken when it
         finds one. When the careless try finds no plan that keeps the order, a careless try
-        without it takes the rest of the time instead, from horizon 1 (the order's refutations
+        without it takes the rest of the budget instead, from horizon 1 (the order's refutations
         do not hold for it), and no careful try follows (it keeps the order too). Horizons below
         ``start`` are known to have no careless plan. The careful try starts at the horizon
         where the careless one stopped: a careful plan is a careless one, so every shorter
         horizon is already refuted, as it is for the next end state tried from ``state``
         (``search``), which must also differ from this one. The last stage, whose plan ends the
-        search, gets ``final_stage_times`` stage times: the last box often needs the longest
+        search, gets ``final_stage_times`` stage budgets: the last box often needs the longest
         plan, and a pass that fails there starts over."""
-        began = time.perf_counter()
-        seconds = self.stage_seconds * (self.schedule.final_stage_times if goal.need == len(state.goals) else 1)
-        careless = self.try_stage(state, replace(goal, keep_order=True), seconds / 2, start)
+        began = self.clock.worked()
+        work = self.stage_work * (self.schedule.final_stage_times if goal.need == len(state.goals) else 1)
+        careless = self.try_stage(state, replace(goal, keep_order=True), work // 2, start)
         assert self.session is not None  # try_stage ran in it
         refuted_below = self.session.stopped_at
         careful = None
-        if careless is None:  # none keeps the goal order (in time, or at all): one that breaks it
-            careless = self.try_stage(state, goal, seconds - (time.perf_counter() - began), 1)
+        if careless is None:  # none keeps the goal order (within the budget, or at all): one that breaks it
+            careless = self.try_stage(state, goal, work - (self.clock.worked() - began), 1)
             refuted_below = self.session.stopped_at
             if careless is None and not self.session.ran_out:
                 return None, refuted_below, False  # no plan at any horizon
         else:
-            rest = seconds - (time.perf_counter() - began)
+            rest = work - (self.clock.worked() - began)
             careful = self.try_stage(state, replace(goal, keep_live=True, keep_fillable=True, keep_order=True), rest,
                                      refuted_below)
         found = careful or careless
@@ -291,22 +291,22 @@ class StagedSearch:
 
     def trapped(self, state: Level) -> bool:
         """Whether a careless stage's end state (one the careful try would have refused) is a
-        trap, proven dead by a search (``traps.py``) of at most ``trap_share`` stage times, the
-        time the pass has left, and what keeps all proofs within ``trap_time_share`` of the
-        search's time (on many boxes a proof rarely ends)."""
+        trap, proven dead by a search (``traps.py``) of at most ``trap_share`` stage budgets, the
+        work the pass has left, and what keeps all proofs within ``trap_time_share`` of the
+        search's work (on many boxes a proof rarely ends)."""
         assert self.session is not None  # stage() ran in it
         traps = self.session.traps
-        spare = self.schedule.trap_time_share * (time.perf_counter() - self.began) - traps.seconds
-        if not traps.prove_dead(state, max(0.0, min(self.schedule.trap_share * self.stage_seconds, self.pass_left(), spare))):
+        spare = self.schedule.trap_time_share * (self.clock.worked() - self.began) - traps.states
+        if not traps.prove_dead(state, int(max(0.0, min(self.schedule.trap_share * self.stage_work, self.pass_left(), spare)))):
             return False
         self.outcome.traps += 1
         self.progress(f"staged: a careless end state with {len(state.boxes & state.goals)} boxes placed is a trap, proven dead")
         return True
 
-    def try_stage(self, state: Level, goal: StageGoal, seconds: float, start: int) -> tuple[StagePlan, Level] | None:
-        """One try at ``goal`` for at most ``seconds`` (and the pass's time), asking the
+    def try_stage(self, state: Level, goal: StageGoal, work: int, start: int) -> tuple[StagePlan, Level] | None:
+        """One try at ``goal`` for at most ``work`` units (and the pass's), asking the
         horizons from ``start``."""
-        clock = Clock(limit=min(seconds, self.pass_left()))
+        clock = self.clock.within(int(max(0, min(work, self.pass_left()))))
         assert self.session is not None  # run() made it
         found = self.session.plan(state, goal, clock, start)
         self.clock.add(clock)
@@ -314,14 +314,14 @@ class StagedSearch:
         return found
 
 
-def solve_staged(level: Level, config: SolveConfig, families: tuple[str, ...], end_game: bool, clock: Clock, budget: float,
+def solve_staged(level: Level, config: SolveConfig, families: tuple[str, ...], end_game: bool, clock: Clock,
                  progress: Progress) -> StagedOutcome:
-    """Search for a plan stage by stage in ``families`` for at most ``budget`` seconds (and the
-    clock's limit), ``end_game``: with the end game in Python. With several stage families,
-    each keeps a search (and a clingo session) of its own, and they take turns pass by pass, so
-    each family's stage time grows as it would alone."""
+    """Search for a plan stage by stage in ``families`` within the ``clock``'s work budget and
+    time limit, ``end_game``: with the end game in Python. With several stage families, each
+    keeps a search (and a clingo session) of its own, and they take turns pass by pass, so each
+    family's stage budget grows as it would alone."""
     check_stage_families(families)
-    searches = [StagedSearch(stage_config(config, family), clock, budget, progress, end_game) for family in families]
+    searches = [StagedSearch(stage_config(config, family), clock, progress, end_game) for family in families]
     outcome = StagedOutcome(None)
     active = list(searches)
     while active and outcome.plan is None:
@@ -334,7 +334,7 @@ def solve_staged(level: Level, config: SolveConfig, families: tuple[str, ...], e
                 break
     outcome.stages_solved = sum(search.outcome.stages_solved for search in searches)
     sessions = [search.session for search in searches if search.session is not None]
-    outcome.test_seconds = sum(session.test_seconds + session.traps.seconds for session in sessions)
+    outcome.test_seconds = sum(session.test_seconds for session in sessions)
     outcome.traps = sum(search.outcome.traps for search in searches)
     outcome.end_game = max(search.outcome.end_game for search in searches)
     outcome.end_game_from_start = any(search.outcome.end_game_from_start for search in searches)

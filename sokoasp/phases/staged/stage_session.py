@@ -73,7 +73,7 @@ class StageSession:
         self.test_seconds = 0.0  # spent testing end states (StageEnds) in every plan() so far
         self.stopped_at = 1  # the horizon where the last plan() found its plan or ran out of time
         start = turned_round(level) if self.reverse else level
-        self.traps = Traps(start, pulls=self.reverse)  # kept across passes
+        self.traps = Traps(start, pulls=self.reverse, charge=clock.charge)  # kept across passes
         self.order = GoalOrder(start, pulls=self.reverse)
 
     @property

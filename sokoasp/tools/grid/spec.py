@@ -26,7 +26,7 @@ from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
 from sokoasp.board.loading import load_all, read_text
-from sokoasp.config import PhaseRun, SolveConfig, changed_settings
+from sokoasp.config import PhaseRun, SolveConfig, changed_settings, work_text
 from sokoasp.configure import check_config
 from sokoasp.errors import InputError
 from sokoasp.phases import parse_phases
@@ -157,7 +157,7 @@ def combination_config(max_horizon: int, encoding: str, strategies: tuple[str, .
 
 def configuration_label(encoding: str, strategies: tuple[str, ...], options: tuple[str, ...], factor: int,
                         phases: tuple[PhaseRun, ...], interleave: int) -> str:
-    """encoding+strategy+... [clingo options] [start Nx] [phase N s (settings), ...] [interleave N]."""
+    """encoding+strategy+... [clingo options] [start Nx] [phase WORK (settings), ...] [interleave N]."""
     label = "+".join((encoding, *strategies))
     label += f" [{' '.join(options)}]" if options else ""
     label += f" [start {factor}x]" if factor != 1 else ""
@@ -166,9 +166,9 @@ def configuration_label(encoding: str, strategies: tuple[str, ...], options: tup
 
 
 def phase_label(run: PhaseRun) -> str:
-    """``staged 25 s (families=push-macro+pull-route)``: the seconds, and the settings changed."""
+    """``staged 250k (families=push-macro+pull-route)``: the work budget, and the settings changed."""
     knobs = ", ".join(f"{key}={value}" for key, value in changed_settings(run.settings))
-    return f"{run.name} {run.seconds:g} s" + (f" ({knobs})" if knobs else "")
+    return f"{run.name} {work_text(run.work)}" + (f" ({knobs})" if knobs else "")
 
 
 def select(count: int, levels: str | None, source: str) -> list[int]:
@@ -284,8 +284,8 @@ def phase_lists(value: object, source: str) -> list[tuple[PhaseRun, ...]]:
     string or a table with ``name``, ``seconds`` and the phase's settings."""
     if not isinstance(value, list) or not value or not all(isinstance(runs, list) for runs in value) \
             or not all(isinstance(item, str | dict) for runs in value for item in runs):
-        raise InputError('phases must be a list of phase lists, e.g. [[], ["box-search=10"], '
-                         '["goal-room=10", "staged=25:families=push-macro+pull-route"]]', source)
+        raise InputError('phases must be a list of phase lists, e.g. [[], ["box-search=100k"], '
+                         '["goal-room=100k", "staged=250k:families=push-macro+pull-route"]]', source)
     try:
         return [parse_phases(runs) for runs in value]
     except InputError as error:
