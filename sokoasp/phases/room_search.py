@@ -30,7 +30,7 @@ from sokoasp.sokoban.rooms.entrances import EntranceRoom, find_entrance_room, ne
 from sokoasp.sokoban.traps import MOST_STATES, Traps
 
 NAME = "room-search"
-WORK = 250_000  # states: a level that needs a parked box takes a hundred thousand or more; others finish early
+WORK = 500_000  # states (about 40 s): a level that needs a parked box takes a few hundred thousand; others finish early
 
 
 def run(level: Level, context: PhaseContext) -> PhaseOutcome:
