@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from importlib import metadata
 
 from sokoasp.errors import InputError
 
@@ -191,16 +190,17 @@ class SolveConfig:
             "phases": [str(run) for run in self.phases],
             "interleave": self.interleave,
             "descend": self.descend,
-            "clingo": version_of("clingo"),
-            "sokoasp": version_of("sokoasp"),
+            **versions(),
         }
 
 
-def version_of(distribution: str) -> str:
-    try:
-        return metadata.version(distribution)
-    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-        return "unknown"
+def versions() -> dict[str, str]:
+    """The versions of clingo and sokoasp a result is made with."""
+    import clingo  # a result is described after a run, which has clingo loaded already
+
+    from sokoasp import __version__
+
+    return {"clingo": clingo.__version__, "sokoasp": __version__}
 
 
 @dataclass

@@ -3,6 +3,7 @@ and results become exit codes."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sys
@@ -12,20 +13,53 @@ from contextlib import contextmanager
 
 import click
 
-from sokoasp.cli.convert import convert, export
-from sokoasp.cli.generate import generate
-from sokoasp.cli.grid import bench, grid
-from sokoasp.cli.listings import list_encodings, list_phases, list_portfolio, list_strategies
 from sokoasp.cli.output import EXIT_CODES_HELP
-from sokoasp.cli.plans import plans_command
-from sokoasp.cli.race import race_command
-from sokoasp.cli.show import show
-from sokoasp.cli.solve import solve_command
 from sokoasp.errors import ExitCode, SokoaspError, Stopped
-from sokoasp.worker import stop_all
+
+# Every command: its module and function, and the line `sokoasp --help` shows for it. A command's
+# module is imported when the command runs (or shows its own help), so each command imports only
+# what it uses; tests/cli/test_startup.py checks the lines against the commands' docstrings.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "bench": ("grid", "bench", "Measure configurations against a baseline run in the same benchmark."),
+    "convert": ("convert", "convert", "Convert a level between XSB/.sok text and the thesis fact format (.lp)."),
+    "encodings": ("listings", "list_encodings", "List the encoding families and what one time step means."),
+    "export": ("convert", "export", "Export levels for other planners: FOLDER/domain.pddl and FOLDER/<level>.pddl."),
+    "generate": ("generate", "generate", "Build a level portfolio from a TOML recipe (see generators/thesis.toml)."),
+    "grid": ("grid", "grid", "Compare encodings x strategy sets x clingo options on instance portfolios."),
+    "phases": ("listings", "list_phases", "List the phases that may run before the horizon loop, with their settings and defaults."),
+    "plans": ("plans", "plans_command", "Keep RECORD, a CSV of the best validated plan per level of LEVEL_FILE (fewest pushes, "
+              "then moves), and replay every plan in it."),
+    "portfolio": ("members", "list_portfolio", "List the members `sokoasp race` runs, in order, one per core at a time."),
+    "race": ("race", "race_command", "Race the portfolio's members on the cores and keep the first replayed plan."),
+    "show": ("show", "show", "Show a level and a plan: text in the terminal, pictures, animations, an HTML player."),
+    "solve": ("solve", "solve_command", "Solve one level (.lp facts, or .sok/.xsb text) and print a plan the simulator replayed."),
+    "strategies": ("listings", "list_strategies", "List the strategy modules: thesis name, soundness, supported encodings."),
+}
 
 
-@click.group(epilog=EXIT_CODES_HELP)
+class LazyGroup(click.Group):
+    """A group whose commands are imported when one runs (click's lazy-loading pattern); its help
+    lists them from ``COMMANDS`` without importing any."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute, _ = COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(f"sokoasp.cli.{module}"), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.Command(name, help=line).get_short_help_str(limit)) for name, (_, _, line) in sorted(COMMANDS.items())]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, epilog=EXIT_CODES_HELP)
 @click.version_option(package_name="sokoasp")
 def cli() -> None:
     """Plan Sokoban with answer set programming (clingo).
@@ -38,12 +72,6 @@ def cli() -> None:
       sokoasp race --time-limit 60 --level 5 instances/microban_1-5.sok
       sokoasp strategies
     """
-
-
-for command, name in ((solve_command, "solve"), (race_command, "race"), (convert, None), (export, None),
-                      (plans_command, None), (grid, None), (bench, None), (generate, None), (show, None),
-                      (list_encodings, None), (list_strategies, None), (list_phases, None), (list_portfolio, None)):
-    cli.add_command(command, name=name)
 
 
 @contextmanager
@@ -63,9 +91,16 @@ def stopping_on_signals() -> Iterator[None]:
 
 def interrupted() -> None:
     """Ctrl-C: stop the solvers and exit 130."""
-    stop_all()
+    stop_solvers()
     click.echo("interrupted: the solvers are stopped; finished results are kept", err=True)
     sys.exit(128 + signal.SIGINT)
+
+
+def stop_solvers() -> None:
+    """Stop every solver process a command started (none if it started no worker)."""
+    worker = sys.modules.get("sokoasp.worker")
+    if worker is not None:
+        worker.stop_all()
 
 
 def stop_on(signum: int, _frame: object) -> None:
@@ -103,7 +138,7 @@ def run(command: click.Command, args: list[str] | None = None, prog_name: str | 
     except KeyboardInterrupt:
         interrupted()
     except Stopped as stop:
-        stop_all()
+        stop_solvers()
         click.echo(f"{stop}: the solvers are stopped; finished results are kept", err=True)
         sys.exit(128 + stop.signum)
     except Exception as error:  # a bug: say so briefly; SOKOASP_DEBUG=1 shows the traceback

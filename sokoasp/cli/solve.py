@@ -21,7 +21,6 @@ from sokoasp.errors import InputError
 from sokoasp.phases import PHASES, parse_phases
 from sokoasp.pipeline import solve
 from sokoasp.result import Result
-from sokoasp.worker import solve_isolated
 
 
 def phase_runs(context: click.Context, parameter: click.Parameter, texts: tuple[str, ...]) -> tuple[PhaseRun, ...]:
@@ -88,6 +87,8 @@ def solve_command(level_file: Path, which: str | None, encoding: str, strategies
     progress = (lambda line: click.echo(line, err=True)) if verbose else None
     try:
         if time_limit is not None or memory_limit is not None:
+            from sokoasp.worker import solve_isolated  # a worker process only where there are limits to enforce
+
             result = solve_isolated(loaded.level, config, time_limit, memory_limit, progress)
         else:
             result = solve(loaded.level, config, progress)

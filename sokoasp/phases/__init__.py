@@ -2,27 +2,24 @@
 the one list the pipeline, the CLI, the grid, the portfolio, the docs and the tests read; a new
 phase is one module here plus one line below. A run lists its phases in order
 (``SolveConfig.phases``), each with a budget in work units (``sokoasp.config.Meter``); the first
-plan wins, and the horizon loop runs after the last."""
+plan wins, and the horizon loop runs after the last. A phase's module is imported when a run
+names the phase, so a run imports only the phases it runs."""
 
 from __future__ import annotations
 
 from sokoasp.config import PhaseRun, SolveConfig, read_settings, read_work
 from sokoasp.errors import InputError
-from sokoasp.phases import box_search, goal_room, room_search, staged
 from sokoasp.phases.base import Phase, PhaseContext, PhaseOutcome
 
 PHASES: dict[str, Phase] = {phase.name: phase for phase in (
-    Phase(box_search.NAME, "python", True, box_search.WORK,
-          "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut", box_search.run,
-          settings=box_search.Settings),
-    Phase(room_search.NAME, "python", False, room_search.WORK,
-          "the same with goal-room entries as macros, for goals in a room with 1-3 entrances", room_search.run),
-    Phase(goal_room.NAME, "asp", False, goal_room.WORK,
-          "the level with its goal room packed by goal macros, or room stages box by box", goal_room.run),
-    Phase(staged.NAME, "asp", False, staged.WORK,
-          "stages of short plans, one more box on a goal each, with an end game in Python", staged.run,
-          settings=staged.Settings, check=staged.check, loop_config=staged.loop_config, checks_strategies=True,
-          uses_idle_loop_time=True),
+    Phase("box-search", "python", True, "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut",
+          "sokoasp.phases.box_search"),
+    Phase("room-search", "python", False, "the same with goal-room entries as macros, for goals in a room with 1-3 entrances",
+          "sokoasp.phases.room_search"),
+    Phase("goal-room", "asp", False, "the level with its goal room packed by goal macros, or room stages box by box",
+          "sokoasp.phases.goal_room"),
+    Phase("staged", "asp", False, "stages of short plans, one more box on a goal each, with an end game in Python",
+          "sokoasp.phases.staged", checks_strategies=True, uses_idle_loop_time=True),
 )}
 
 __all__ = ["PHASES", "Phase", "PhaseContext", "PhaseOutcome", "check_phases", "checks_strategies", "loop_config", "parse_phase",

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Literal, Protocol, TypeVar
 
 from sokoasp.board.level import Level
@@ -51,28 +53,63 @@ class PhaseOutcome:
     stats: dict[str, object] = field(default_factory=dict)
 
 
+def no_check(config: SolveConfig, settings: PhaseSettings) -> None:
+    """A phase that runs in any configuration its strategies allow."""
+
+
+def same_loop(config: SolveConfig, settings: PhaseSettings) -> SolveConfig:
+    """A phase that leaves the horizon loop after it as the configuration has it."""
+    return config
+
+
 @dataclass(frozen=True)
 class Phase:
-    """A registry entry: one way of finding a plan before (or instead of) the horizon loop.
-    ``complete``: it finds a plan whenever one exists, given its work budget.
-    No phase calls its plan optimal. ``settings``: the type of its own settings. ``check``
-    refuses a configuration it cannot run in (raises InputError); ``loop_config`` is the
-    configuration of the horizon loop after it; ``checks_strategies``: its check decides which
-    strategies the run may name (they may serve the phase rather than the loop).
-    ``uses_idle_loop_time``: with a horizon loop after it that would ask no horizon (its first
-    is above the maximum), it has no work budget but the time limit."""
+    """A registry entry: one way of finding a plan before (or instead of) the horizon loop, held
+    by ``module``, imported when the phase is parsed or runs. The module has ``WORK`` (its default
+    budget in work units) and ``run``, and may have ``Settings`` (its settings' type), ``check``
+    (refuses a configuration it cannot run in: raises InputError) and ``loop_config`` (the
+    configuration of the horizon loop after it). ``complete``: it finds a plan whenever one
+    exists, given its work budget. No phase calls its plan optimal. ``checks_strategies``: its
+    check decides which strategies the run may name (they may serve the phase rather than the
+    loop). ``uses_idle_loop_time``: with a horizon loop after it that would ask no horizon (its
+    first is above the maximum), it has no work budget but the time limit."""
 
     name: str
     kind: Literal["python", "asp"]
     complete: bool
-    default_work: int
     summary: str
-    run: Callable[[Level, PhaseContext], PhaseOutcome]
-    settings: type[PhaseSettings] = PhaseSettings
-    check: Callable[[SolveConfig, PhaseSettings], None] = lambda config, settings: None
-    loop_config: Callable[[SolveConfig, PhaseSettings], SolveConfig] = lambda config, settings: config
+    module: str
     checks_strategies: bool = False
     uses_idle_loop_time: bool = False
+
+    def code(self) -> ModuleType:
+        return importlib.import_module(self.module)
+
+    @property
+    def default_work(self) -> int:
+        work = self.code().WORK
+        assert isinstance(work, int)
+        return work
+
+    @property
+    def run(self) -> Callable[[Level, PhaseContext], PhaseOutcome]:
+        run: Callable[[Level, PhaseContext], PhaseOutcome] = self.code().run
+        return run
+
+    @property
+    def settings(self) -> type[PhaseSettings]:
+        kind: type[PhaseSettings] = getattr(self.code(), "Settings", PhaseSettings)
+        return kind
+
+    @property
+    def check(self) -> Callable[[SolveConfig, PhaseSettings], None]:
+        check: Callable[[SolveConfig, PhaseSettings], None] = getattr(self.code(), "check", no_check)
+        return check
+
+    @property
+    def loop_config(self) -> Callable[[SolveConfig, PhaseSettings], SolveConfig]:
+        loop: Callable[[SolveConfig, PhaseSettings], SolveConfig] = getattr(self.code(), "loop_config", same_loop)
+        return loop
 
     def settings_of(self, run: PhaseRun) -> PhaseSettings:
         """The settings of ``run``, a run of this phase: its own, or the defaults."""

@@ -1,6 +1,7 @@
 """A phase owns its settings: a new phase with settings is one module plus one registry line,
 and its settings are set by one spelling from the command line, a grid file and a member table.
-The test phase below is that module; ``echo_phase`` adds its registry line."""
+This test module is that phase's module (``WORK``, ``Settings``, ``run``); ``echo_phase`` adds
+its registry line."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from corpus import HAND_MADE
-from test_cli import run, write
+from test_cli import run as run_cli
+from test_cli import write
 from test_grid import rows_of
 
 from sokoasp.board.level import Level
@@ -38,21 +40,24 @@ def echo(level: Level, context: PhaseContext) -> PhaseOutcome:
     return PhaseOutcome(None, PhaseReport("echo", f"echo: {said}"))
 
 
+WORK, Settings, run = 10_000, EchoSettings, echo  # what the registry reads from a phase's module
+
+
 @pytest.fixture
 def echo_phase(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(PHASES, "echo", Phase("echo", "python", False, 10_000, "says its settings", echo, settings=EchoSettings))
+    monkeypatch.setitem(PHASES, "echo", Phase("echo", "python", False, "says its settings", __name__))
 
 
 def test_a_phase_setting_is_set_from_the_command_line(tmp_path: Path, echo_phase: None) -> None:
     level = write(tmp_path, "l.sok", HAND_MADE["turn-corner"])
-    code, out = run("solve", "-e", "push", "--phase", "echo=20k:word=hi,times=3,loud=on", "--json", str(level))
+    code, out = run_cli("solve", "-e", "push", "--phase", "echo=20k:word=hi,times=3,loud=on", "--json", str(level))
     assert code == 0, out
     result = json.loads(out)
     assert result["config"]["phases"] == ["echo=20k:word=hi,times=3,loud=on"]
     assert [report["note"] for report in result["phases"]] == ["echo: HI HI HI"]
-    code, out = run("solve", "-e", "push", "--phase", "echo=20k:times=many", str(level))
+    code, out = run_cli("solve", "-e", "push", "--phase", "echo=20k:times=many", str(level))
     assert code == 2 and "phase 'echo', setting 'times' must be a whole number" in out
-    code, out = run("solve", "-e", "push", "--phase", "echo:colour=red", str(level))
+    code, out = run_cli("solve", "-e", "push", "--phase", "echo:colour=red", str(level))
     assert code == 2 and "phase 'echo' has no setting 'colour' (its settings: word, times, loud)" in out
 
 
