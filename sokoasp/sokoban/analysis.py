@@ -11,7 +11,9 @@
 
 from __future__ import annotations
 
+import math
 from collections import deque
+from dataclasses import dataclass
 from functools import lru_cache
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
@@ -136,36 +138,76 @@ def goal_layers(floor: frozenset[Cell], goals: frozenset[Cell]) -> dict[Cell, in
 
 def minimum_matching(cost: list[list[int]]) -> int:
     """Minimum-cost perfect matching (Hungarian algorithm); INFINITY if none exists."""
-    n = len(cost)
-    u: list[float] = [0.0] * (n + 1)
-    v: list[float] = [0.0] * (n + 1)
-    match, way = [0] * (n + 1), [0] * (n + 1)
-    for row in range(1, n + 1):
-        match[0], col0 = row, 0
-        minv, used = [float("inf")] * (n + 1), [False] * (n + 1)
-        while match[col0]:
-            used[col0] = True
-            row0, delta, col1 = match[col0], float("inf"), 0
-            for col in range(1, n + 1):
-                if not used[col]:
-                    current = cost[row0 - 1][col - 1] - u[row0] - v[col]
-                    if current < minv[col]:
-                        minv[col], way[col] = current, col0
-                    if minv[col] < delta:
-                        delta, col1 = minv[col], col
-            for col in range(n + 1):
-                if used[col]:
-                    u[match[col]] += delta
-                    v[col] -= delta
+    return Assignment.solve(cost).total(cost)
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """An optimal assignment of the rows of a square cost matrix to its columns (Hungarian
+    algorithm, e-maxx's layout): the dual potentials ``u`` (rows) and ``v`` (columns), and
+    ``match[column]``, the row (1-based) assigned to it; index 0 is the algorithm's own."""
+
+    u: list[int]
+    v: list[int]
+    match: list[int]
+
+    @staticmethod
+    def solve(matrix: list[list[int]]) -> Assignment:
+        size = len(matrix) + 1
+        assignment = Assignment([0] * size, [0] * size, [0] * size)
+        for row in range(1, size):
+            assignment.augment(row, matrix)
+        return assignment
+
+    def with_row(self, row: int, matrix: list[list[int]]) -> Assignment:
+        """The assignment for ``matrix``, which differs from this one's in row ``row`` (0-based)
+        alone: that row is matched again, the others keep theirs (their potentials stay
+        feasible; the row's own is lowered until it is). n^2, where a whole solve is n^3."""
+        match, u, v = list(self.match), list(self.u), list(self.v)
+        row += 1
+        match[match.index(row, 1)] = 0  # its column (index 0 holds the row the last step matched)
+        u[row] = min(matrix[row - 1][column - 1] - v[column] for column in range(1, len(v)))
+        assignment = Assignment(u, v, match)
+        assignment.augment(row, matrix)
+        return assignment
+
+    def augment(self, row: int, matrix: list[list[int]]) -> None:
+        """Match ``row`` (1-based), the matched rows moving along an augmenting path: one step
+        of the Hungarian algorithm, n^2."""
+        u, v, match = self.u, self.v, self.match
+        size = len(v)
+        way = [0] * size
+        minv: list[float] = [math.inf] * size
+        used = [False] * size
+        match[0], column0 = row, 0
+        while match[column0]:
+            used[column0] = True
+            row0, delta, column1 = match[column0], math.inf, 0
+            costs, offset = matrix[row0 - 1], u[row0]
+            for column in range(1, size):
+                if not used[column]:
+                    current = costs[column - 1] - offset - v[column]
+                    if current < minv[column]:
+                        minv[column], way[column] = current, column0
+                    if minv[column] < delta:
+                        delta, column1 = minv[column], column
+            step = int(delta)  # a reduced cost: finite, as every cost is
+            for column in range(size):
+                if used[column]:
+                    u[match[column]] += step
+                    v[column] -= step
                 else:
-                    minv[col] -= delta
-            col0 = col1
-        while col0:
-            col1 = way[col0]
-            match[col0] = match[col1]
-            col0 = col1
-    total = sum(cost[match[col] - 1][col - 1] for col in range(1, n + 1))
-    return INFINITY if total >= INFINITY else int(total)
+                    minv[column] -= step
+            column0 = column1
+        while column0:
+            column1 = way[column0]
+            match[column0] = match[column1]
+            column0 = column1
+
+    def total(self, matrix: list[list[int]]) -> int:
+        """The assignment's cost in ``matrix``; INFINITY if it needs an impossible pair."""
+        total = sum(matrix[self.match[column] - 1][column - 1] for column in range(1, len(self.match)))
+        return INFINITY if total >= INFINITY else total
 
 
 def push_lower_bound(level: Level, boxes: frozenset[Cell] | None = None) -> int:

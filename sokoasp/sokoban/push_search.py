@@ -20,7 +20,7 @@ from enum import Enum
 from functools import lru_cache
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
-from sokoasp.sokoban.analysis import INFINITY, lone_box_distances, minimum_matching
+from sokoasp.sokoban.analysis import INFINITY, Assignment, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import links_back
 
@@ -164,7 +164,8 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
         if moved is not None:
             boxes = (boxes - {source}) | {moved}
         if not settled and guide is not None:
-            matched = guide.cost(boxes, boxes_mask)
+            parent = None if source is None else boxes_mask ^ moved_bit ^ board.bit(source)
+            matched = guide.cost(boxes, boxes_mask, parent, source, moved)
             if matched >= INFINITY:
                 continue  # no box-target matching: no plan from here
             if matched > priority:
@@ -207,18 +208,44 @@ class MatchingGuide:
     matching of its boxes to targets of their own, on the fewest moves of each box alone to each
     target (Junghanns & Schaeffer's lower bound). Where several boxes are nearest to one target,
     the summed distance counts that target for each; the matching sends all but one elsewhere,
-    which keeps many-box searches off the plateaus of the summed distance."""
+    which keeps many-box searches off the plateaus of the summed distance.
+
+    A state one push from a state already matched is matched incrementally: the moved box's
+    row is matched again from the other's assignment and potentials (``Assignment.with_row``, one
+    augmenting step of the Hungarian algorithm, n^2 instead of n^3). The assignments kept are
+    bounded by ``KEPT_ASSIGNMENTS`` (memory); a state whose parent's was dropped is matched whole."""
 
     def __init__(self, free: frozenset[Cell], targets: frozenset[Cell], pulls: bool) -> None:
-        self.tables = [lone_box_distances(free, frozenset([target]), pulls) for target in sorted(targets)]
+        tables = [lone_box_distances(free, frozenset([target]), pulls) for target in sorted(targets)]
+        self.costs: dict[Cell, list[int]] = {cell: [table.get(cell, INFINITY) for table in tables] for cell in free}
         self.known: dict[int, int] = {}  # the boxes, as bits -> their matching
+        self.assignments: dict[int, tuple[tuple[Cell, ...], Assignment]] = {}  # the boxes, as bits -> rows, assignment
 
-    def cost(self, boxes: frozenset[Cell], boxes_mask: int) -> int:
-        """The cheapest matching of ``boxes`` (``boxes_mask`` as bits) to the targets; INFINITY if none."""
-        if boxes_mask not in self.known:
-            self.known[boxes_mask] = minimum_matching([[table.get(box, INFINITY) for table in self.tables]
-                                                       for box in sorted(boxes)])
+    def cost(self, boxes: frozenset[Cell], boxes_mask: int, before: int | None = None, source: Cell | None = None,
+             moved: Cell | None = None) -> int:
+        """The cheapest matching of ``boxes`` (``boxes_mask`` as bits) to the targets; INFINITY if
+        none. ``before``: the boxes, as bits, before the box on ``source`` moved to ``moved``."""
+        if boxes_mask in self.known:
+            return self.known[boxes_mask]
+        parent = None if before is None else self.assignments.get(before)
+        if parent is not None and source is not None and moved is not None:
+            rows, assignment = parent
+            row = rows.index(source)
+            rows = (*rows[:row], moved, *rows[row + 1:])
+            matrix = [self.costs[box] for box in rows]
+            assignment = assignment.with_row(row, matrix)
+        else:
+            rows = tuple(sorted(boxes))
+            matrix = [self.costs[box] for box in rows]
+            assignment = Assignment.solve(matrix)
+        if len(self.assignments) >= KEPT_ASSIGNMENTS:
+            self.assignments.clear()
+        self.assignments[boxes_mask] = rows, assignment
+        self.known[boxes_mask] = assignment.total(matrix)
         return self.known[boxes_mask]
+
+
+KEPT_ASSIGNMENTS = 100_000  # about 1 KB each: a search of a million states keeps the latest tenth
 
 
 # A move of one box: its square after the move, and as bits that square, the player's square after the move,

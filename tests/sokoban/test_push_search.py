@@ -285,3 +285,32 @@ def test_every_region_the_push_search_takes_up_is_one_piece_of_the_floor(pulls: 
             assert board.flood(open_squares & ~boxes, region & -region) == region
             checked += 1
     assert checked > (500 if pulls else 2000)
+
+
+def test_a_matching_kept_up_push_by_push_is_the_whole_matching_of_each_state() -> None:
+    """``MatchingGuide`` matches a state one push from a matched one by one augmenting step
+    (``Assignment.with_row``): on random walks of boxes over a level, each is the cheapest
+    matching of the whole state, every assignment tried (unreachable targets too); and so is the
+    whole Hungarian algorithm's (``analysis.minimum_matching``)."""
+    from itertools import permutations
+
+    from sokoasp.sokoban.analysis import INFINITY, minimum_matching
+    from sokoasp.sokoban.push_search import MatchingGuide
+
+    rng = random.Random(7)
+    corpus = multi_box_corpus(8, seed=11)
+    for name in sorted(corpus):
+        level = level_of(corpus[name])
+        guide = MatchingGuide(level.floor, level.goals, False)
+        board, squares = board_of(level.floor), sorted(level.floor)
+        boxes = level.boxes
+        guide.cost(boxes, board.mask(boxes))
+        for _ in range(60):
+            source = rng.choice(sorted(boxes))
+            to = rng.choice([square for square in squares if square not in boxes])
+            after = (boxes - {source}) | {to}
+            found = guide.cost(after, board.mask(after), board.mask(boxes), source, to)
+            matrix = [guide.costs[box] for box in sorted(after)]
+            tried = min(sum(matrix[row][column] for row, column in enumerate(order)) for order in permutations(range(len(matrix))))
+            assert found == min(tried, INFINITY) == minimum_matching(matrix), (name, sorted(after))
+            boxes = after
