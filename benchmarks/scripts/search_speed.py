@@ -44,7 +44,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", required=True, help="the baseline's sokoasp command (split like a shell line)")
     parser.add_argument("--states", type=int, default=5_000)
-    parser.add_argument("--levels", default=str(ROOT.parent / "shared" / "levels" / "xsokoban_90.sok"), type=lambda p: str(Path(p).resolve()))
+    parser.add_argument("--levels", type=lambda path: str(Path(path).resolve()),
+                        default=str(ROOT.parent / "shared" / "levels" / "xsokoban_90.sok"))
     parser.add_argument("--numbers", default="4,24,29,36,50")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
