@@ -4,19 +4,16 @@ a package built here, so no download is needed."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import lzma
 import tarfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from scripts import script
 
 from sokoasp.board.xsb import read_levels
 from sokoasp.errors import SokoaspError
-
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,14 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def map_file(row: str) -> str:
     wall = "#" * len(row)
     return f"; 1\n\n{wall}\n{row}\n{wall}\nAuthor: somebody\nTitle: one\n"
-
-
-def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("debian_levels", SCRIPTS / "debian_levels.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def tar_xz(files: dict[str, str]) -> bytes:
@@ -53,7 +42,7 @@ def ar(members: dict[str, bytes]) -> bytes:
 
 
 def test_a_package_becomes_collections_in_file_order() -> None:
-    debian_levels = script()
+    debian_levels = script("debian_levels")
     maps = "./usr/share/games/cavepacker/maps/"
     deb = ar({"debian-binary": b"2.0\n", "control.tar.xz": b"x",
               "data.tar.xz": tar_xz({maps + "microban02_0002.sok": map_file("#@$ .#"),
@@ -68,13 +57,13 @@ def test_a_package_becomes_collections_in_file_order() -> None:
 
 def test_a_package_without_the_member_is_an_error() -> None:
     with pytest.raises(SokoaspError, match="no data.tar.xz"):
-        script().ar_member(b"!<arch>\n", "data.tar.xz")
+        script("debian_levels").ar_member(b"!<arch>\n", "data.tar.xz")
 
 
 def test_a_download_that_is_not_the_pinned_package_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "other.deb"
     other.write_bytes(b"!<arch>\n")
     with pytest.raises(SokoaspError, match="SHA-256 is not the pinned"):
-        script().download(other.as_uri(), "0" * 64)
+        script("debian_levels").download(other.as_uri(), "0" * 64)
     with pytest.raises(SokoaspError, match="cannot download"):
-        script().download((tmp_path / "missing.deb").as_uri(), "0" * 64)
+        script("debian_levels").download((tmp_path / "missing.deb").as_uri(), "0" * 64)

@@ -3,22 +3,13 @@ small grid nothing differs, and a difference below the limit is told apart from 
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+from scripts import SCRIPTS, script
+
 ROOT = SCRIPTS.parent.parent
-
-
-def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("repeat", SCRIPTS / "repeat.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_a_small_grid_run_twice_gives_the_same_outcomes(tmp_path: Path) -> None:
@@ -32,7 +23,7 @@ def test_a_small_grid_run_twice_gives_the_same_outcomes(tmp_path: Path) -> None:
 
 
 def test_a_difference_below_the_limit_is_a_bug_and_one_at_it_is_not(capsys) -> None:
-    repeat = script()
+    repeat = script("repeat")
     first = {("a", "c"): ("solved (not proven optimal)", "rrU"), ("b", "c"): ("timeout", "")}
     second = {("a", "c"): ("solved (not proven optimal)", "rU"), ("b", "c"): ("solved (not proven optimal)", "lL")}
     assert repeat.compare(first, second) == 1
