@@ -4,6 +4,7 @@ and the horizon loop read it."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -60,22 +61,19 @@ def work_text(work: int) -> str:
 
 def read_work(text: object, where: str) -> int:
     """A work budget from ``100000``, ``100k``, ``2.5M`` or a whole TOML number, from 1k to
-    ``MOST_WORK`` units (raises InputError saying what it must be: a small number is likely seconds,
-    which budgets are not)."""
+    ``MOST_WORK`` units (raises InputError saying what it must be: a small number is likely
+    seconds, which budgets are not)."""
     value: float | None = None
     if isinstance(text, int) and not isinstance(text, bool):
         value = text
-    elif isinstance(text, str) and 0 < len(text) <= 20 and text.strip().isascii():
+    elif isinstance(text, str) and 0 < len(text.strip()) <= 20 and text.isascii():
         body = text.strip()
-        size = WORK_SUFFIXES.get(body[-1:], 1) if body[-1:].isalpha() else 1
-        digits = body[:-1] if body[-1:].isalpha() else body
-        if body[-1:].isalpha() and body[-1:] not in WORK_SUFFIXES:
-            digits = ""
+        size = WORK_SUFFIXES.get(body[-1], 0) if body[-1].isalpha() else 1  # 0: a suffix it does not know
         try:
-            value = float(digits) * size if "." in digits else int(digits) * size
+            value = float(body[:-1] if body[-1].isalpha() else body) * size
         except ValueError:
             value = None
-    if value is None or value != int(value) or not 1_000 <= value <= MOST_WORK:
+    if value is None or not math.isfinite(value) or value != int(value) or not 1_000 <= value <= MOST_WORK:
         raise InputError(f"{where}: a budget counts work units (states searched, clasp conflicts; about "
                          f"{WORK_PER_SECOND // 1000}k a second), a whole number from 1k to 10^12 such as 100k or 2M, "
                          f"not {text!r}")

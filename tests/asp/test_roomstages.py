@@ -144,6 +144,7 @@ def test_room_stages_passes_after_the_first_make_random_decisions_of_their_own(m
 
     def search(self: RoomStages, k: int, boxes: frozenset[Cell], player: Cell) -> list[Push] | None:
         seen.append((solver.seed, float(solver.rand_freq)))
+        self.clock.charge(100)  # a pass's work
         return [] if len(seen) == 3 else None
 
     monkeypatch.setattr(RoomStages, "search", search)
@@ -152,6 +153,18 @@ def test_room_stages_passes_after_the_first_make_random_decisions_of_their_own(m
     assert [seed for seed, _ in seen[1:]] == ["2", "3"]
     later = stages.bands.control(CONTROL_STEPS[-1] + 1, Clock(), lambda control: None).session.control.configuration.solver
     assert later.seed == "3" and float(later.rand_freq) == RANDOM_DECISIONS
+
+
+def test_room_stages_end_when_a_pass_does_no_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass that asks nothing (no entry it could make) would repeat itself: the stages end
+    there, with no time limit too, where a budget in work would never run out."""
+    level = level_of(TWO_DOORS)
+    room = find_entrance_room(level)
+    assert room is not None
+    stages = RoomStages(level, room, SolveConfig(encoding="push-macro"), Clock(), "push-macro")
+    passes: list[int] = []
+    monkeypatch.setattr(RoomStages, "search", lambda self, k, boxes, player: passes.append(k))
+    assert stages.run() is None and passes == [0]
 
 
 def test_a_stage_plan_pushes_one_box_in_at_an_offered_entry_by_the_encoding_alone() -> None:

@@ -112,17 +112,21 @@ class RoomStages:
         self.began = clock.worked()  # the trap proofs' share of the work is counted from here
 
     def run(self) -> list[Push] | None:
-        """Passes until one finds the pushes that fill the room, or the clock runs out."""
+        """Passes until one finds the pushes that fill the room, the clock runs out, or a pass
+        does no work."""
         passes = 0
         while not self.clock.expired():
             passes += 1
             if passes > 1:
                 self.bands.randomize(passes)
-            self.pass_end = self.clock.worked() + self.schedule.pass_stages * self.stage_work
+            began = self.clock.worked()
+            self.pass_end = began + self.schedule.pass_stages * self.stage_work
             self.pass_path = []
             pushes = self.search(0, frozenset(self.level.boxes), self.level.player)
             if pushes is not None:
                 return pushes
+            if self.clock.worked() == began:
+                return None  # a pass that asked nothing (no entry to make) would repeat itself
             self.review(self.pass_path, int(self.schedule.review_share * self.schedule.pass_stages * self.stage_work))
             self.stage_work *= 2
         return None
