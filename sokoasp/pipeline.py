@@ -52,9 +52,9 @@ def solve(level: Level, config: SolveConfig, progress: Progress | None = None, r
         if reports is not None:
             reports(outcome.report)
         if outcome.plan is not None:
-            return validate(level, phase_result(config, clock, run.name, outcome, done))
+            return validate(level, with_work(phase_result(config, clock, run.name, outcome, done), clock))
     result = run_loop(level, encoding, loop_config(config), clock, progress)
-    return validate(level, replace(result, config=config.describe(), phases=done))
+    return validate(level, with_work(replace(result, config=config.describe(), phases=done), clock))
 
 
 def run_phase(level: Level, encoding: Encoding, config: SolveConfig, clock: Clock, progress: Progress,
@@ -93,6 +93,12 @@ def phase_result(config: SolveConfig, clock: Clock, phase: str, outcome: PhaseOu
     return Result(Status.SOLVED, plan=outcome.plan, moves=len(outcome.plan), pushes=count_pushes(outcome.plan),
                   times=clock.times(), stats=dict(outcome.stats), config=config.describe(), message=outcome.report.note,
                   found_by=phase, phases=list(done))
+
+
+def with_work(result: Result, clock: Clock) -> Result:
+    """``result`` with the work its run did (``stats["work"]``, units of ``sokoasp.config.Meter``):
+    the same on every run of the same level and configuration that found a plan."""
+    return replace(result, stats={**result.stats, "work": clock.worked()})
 
 
 def within_horizon(result: Result, max_horizon: int) -> Result:

@@ -46,3 +46,4 @@ def test_the_same_run_gives_the_same_outcome_and_plan_every_time(case: str) -> N
         assert status == "timeout" and plan is None
     else:
         assert isinstance(plan, str) and plan and str(status).startswith("solved")
+        assert len({run["stats"]["work"] for run in runs}) == 1  # the same work, to the unit

@@ -40,9 +40,11 @@ def render(source: str, level: Level, result: Result) -> str:
         if report.home:
             lines.append("backwards:  the backward stages' state nearest the start (the boxes pulled off the goals so far)")
             lines += indented_board(report.home.splitlines())
-    stats = {key: value for key, value in result.stats.items() if key != "proof"}
+    stats = {key: value for key, value in result.stats.items() if key not in ("proof", "work")}
     if "proof" in result.stats:
         lines.append(labelled("proof", str(result.stats["proof"])))
+    if "work" in result.stats:
+        lines.append(labelled("work", f"{result.stats['work']} units (states searched, clasp conflicts and calls, rules / 100)"))
     if stats:
         lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in stats.items()))
     return "\n".join(lines)
