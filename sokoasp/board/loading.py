@@ -77,10 +77,11 @@ def load_level(path: Path | str, which: str | None = None) -> LoadedLevel:
                 str(path),
             )
         return levels[0]
-    if which.isdigit():
-        index = int(which)
+    if which.isascii() and which.isdigit():  # other scripts' digits are a title's
+        index = int(which) if len(which) <= 9 else 0  # no collection holds a billion levels
         if not 1 <= index <= len(levels):
-            raise InputError(f"--level {index} is out of range 1..{len(levels)}", str(path))
+            shown = which if len(which) <= 12 else which[:12] + "..."
+            raise InputError(f"--level {shown} is out of range 1..{len(levels)}", str(path))
         return levels[index - 1]
     for loaded in levels:
         if loaded.level.title == which or loaded.level.title.endswith(f" {which}"):

@@ -106,7 +106,7 @@ def expand_group(text: str, position: int, source: str, number: int, depth: int)
     length = 0
     while position < len(text) and text[position] != ")":
         start = position
-        while position < len(text) and text[position].isdigit():
+        while position < len(text) and "0" <= text[position] <= "9":
             position += 1
         if position - start > len(str(MOST_RUN_TEXT)):
             raise InputError(f"run-length encoding: the count in column {start + 1} is longer than any line", source, number)

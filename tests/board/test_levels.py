@@ -174,3 +174,20 @@ def test_collection_needs_a_choice(tmp_path: Path) -> None:
     assert load_level(path, "b").level.title == "b"
     with pytest.raises(InputError, match="out of range"):
         load_level(path, "3")
+
+
+@pytest.mark.parametrize(("which", "problem"), [("٣", "no level titled '٣'"), ("²", "no level titled '²'"),
+                                                ("9" * 5000, r"--level 999999999999\.\.\. is out of range 1\.\.2"),
+                                                ("0", "--level 0 is out of range")])
+def test_a_level_number_is_ascii_digits_and_a_huge_one_is_out_of_range(tmp_path: Path, which: str, problem: str) -> None:
+    path = tmp_path / "two.sok"
+    path.write_text("; a\n#####\n#@$.#\n#####\n\n; b\n######\n#@$ .#\n######\n")
+    with pytest.raises(InputError, match=problem):
+        load_level(path, which)
+
+
+def test_a_run_length_count_is_ascii_digits(tmp_path: Path) -> None:
+    path = tmp_path / "rle.sok"
+    path.write_text("#####\n#@$.#\n#²##\n#####\n")
+    with pytest.raises(InputError):
+        load_level(path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -383,3 +384,14 @@ def write_grid(tmp_path: Path, encodings: str, line: str) -> Path:
     grid = tmp_path / "e.toml"
     grid.write_text(f'{line}\nencodings = {encodings}\n[[instances]]\npath = "{tmp_path / "tiny"}"\n')
     return grid
+
+
+@pytest.mark.parametrize(("levels", "problem"), [("1-30000000", "level 30000000 is out of range 1..5"),
+                                                 ("²", "bad level selection"), ("1-٣", "bad level selection"),
+                                                 ("9" * 5000, "bad level selection"), ("0", "level 0 is out of range")])
+def test_a_level_selection_is_ascii_digits_checked_before_any_list_is_built(levels: str, problem: str) -> None:
+    from sokoasp.tools.grid.spec import select
+
+    with pytest.raises(InputError, match=re.escape(problem)):
+        select(5, levels, "g.toml")
+    assert select(5, "2-3,5", "g.toml") == [2, 3, 5]

@@ -178,12 +178,13 @@ def select(count: int, levels: str | None, source: str) -> list[int]:
     chosen: list[int] = []
     for part in str(levels).split(","):
         low, _, high = part.strip().partition("-")
-        if not low.isdigit() or (high and not high.isdigit()):
-            raise InputError(f"bad level selection {levels!r} (expected e.g. 1-3,7)", source)
-        chosen += range(int(low), int(high or low) + 1)
-    bad = [n for n in chosen if not 1 <= n <= count]
-    if bad:
-        raise InputError(f"level {bad[0]} is out of range 1..{count}", source)
+        if not all(text.isascii() and text.isdigit() and len(text) <= 9 for text in (low, high or low)):
+            raise InputError(f"bad level selection {str(levels)[:40]!r} (expected e.g. 1-3,7)", source)
+        first, last = int(low), int(high or low)
+        bad = next((n for n in (first, last) if not 1 <= n <= count), None)
+        if bad is not None:
+            raise InputError(f"level {bad} is out of range 1..{count}", source)
+        chosen += range(first, last + 1)
     return chosen
 
 
