@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-LIMIT_MAX = 1e7  # seconds: about four months; anything longer is a typo
+from sokoasp.config import TIME_LIMIT_MAX
 
 
 class Seconds(click.ParamType):
@@ -22,8 +22,8 @@ class Seconds(click.ParamType):
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or not 0 < seconds <= LIMIT_MAX:
-            self.fail(f"{value!r}: give seconds above 0 and at most {LIMIT_MAX:g}", param, ctx)
+        if not math.isfinite(seconds) or not 0 < seconds <= TIME_LIMIT_MAX:
+            self.fail(f"{value!r}: give seconds above 0 and at most {TIME_LIMIT_MAX:g}", param, ctx)
         return seconds
 
 

@@ -126,7 +126,7 @@ def test_an_output_path_that_cannot_be_written_is_an_input_error(target: str, tm
 
 
 @pytest.mark.parametrize("command", [["solve"], ["race"], ["grid", "run", "-i"], ["show", "--solve", "push"]])
-@pytest.mark.parametrize("limit", [["--time-limit", "nan"], ["--time-limit", "inf"], ["--time-limit", "1e308"],
+@pytest.mark.parametrize("limit", [["--time-limit", "nan"], ["--time-limit", "inf"], ["--time-limit", "1e308"], ["--time-limit", "3e6"],
                                    ["--time-limit", "0"], ["--memory-limit", "1000000000000000"]])
 def test_limits_that_are_no_limits_are_refused_before_any_work(command: list[str], limit: list[str]) -> None:
     if command[0] == "show" and limit[0] == "--memory-limit":

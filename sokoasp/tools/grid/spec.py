@@ -26,7 +26,7 @@ from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
 from sokoasp.board.loading import load_all, read_text
-from sokoasp.config import PhaseRun, SolveConfig, changed_settings, work_text
+from sokoasp.config import TIME_LIMIT_MAX, PhaseRun, SolveConfig, changed_settings, work_text
 from sokoasp.configure import check_config
 from sokoasp.errors import InputError
 from sokoasp.phases import parse_phases
@@ -264,7 +264,7 @@ def is_list_of(value: object, kind: type, nested: bool = False) -> bool:
 
 
 TYPES: dict[str, tuple[Callable[[object], bool], str]] = {  # key: its check, and what it must be
-    "time_limit": (lambda v: is_number(v, 0.01, 1e7), "seconds above 0 (a number, at most 10^7)"),
+    "time_limit": (lambda v: is_number(v, 0.01, TIME_LIMIT_MAX), f"seconds above 0 (a number, at most {TIME_LIMIT_MAX:g})"),
     "memory_limit": (lambda v: is_number(v, 1, 10**7, whole=True), "MB, a whole number from 1"),
     "max_horizon": (lambda v: is_number(v, 0, 100_000, whole=True), "a whole number from 0 to 100000"),
     "encodings": (lambda v: is_list_of(v, str), 'a list of encoding names, e.g. ["push"]'),
