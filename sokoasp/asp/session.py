@@ -33,6 +33,10 @@ def check_clingo_args(args: tuple[str, ...], source: str = "--clingo-arg") -> No
                              f"not a file or {value[:40]!r}", source)
         if name in ("--config", "--pre", "--text", "-o", "--outf") or arg.startswith("@"):
             raise InputError(f"the clingo option {name!r} is not for sokoasp's runs", source)
+        if name == "--stats":
+            raise InputError("sokoasp sets --stats itself (every result holds clingo's statistics)", source)
+    if "horizon=" in " ".join(args) and any(arg.startswith(("-c", "--const")) for arg in args):
+        raise InputError("the horizon is sokoasp's to set: give --horizon, not a clingo constant", source)
     if args and not clingo_takes(args):
         raise InputError(f"clingo does not take the option(s) {' '.join(args)[:80]!r} (see clingo --help)", source)
 

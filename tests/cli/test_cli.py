@@ -141,3 +141,14 @@ def test_a_clingo_option_that_reads_a_file_is_refused_without_quoting_it(tmp_pat
     code, out = run("solve", *limit, f"--clingo-arg=--configuration={secret}", str(ROOT / "instances" / "thesis_example.lp"))
     assert code == ExitCode.INPUT_ERROR and out.startswith("error: --clingo-arg: --configuration takes one of clasp's")
     assert "TOP-SECRET" not in out
+
+
+@pytest.mark.parametrize(("args", "problem"), [(["--clingo-arg=--stats"], "sets --stats itself"),
+                                               (["--clingo-arg=--stats=2"], "sets --stats itself"),
+                                               (["-e", "plain", "--horizon", "23", "--clingo-arg=-c", "--clingo-arg=horizon=5"],
+                                                "the horizon is sokoasp's to set"),
+                                               (["-e", "plain", "--horizon", "23", "--clingo-arg=--const=horizon=5"],
+                                                "the horizon is sokoasp's to set")])
+def test_clingo_options_that_sokoasp_sets_itself_are_input_errors(args: list[str], problem: str) -> None:
+    code, out = run("solve", *args, str(ROOT / "instances" / "thesis_example.lp"))
+    assert code == ExitCode.INPUT_ERROR and problem in out and "internal error" not in out
