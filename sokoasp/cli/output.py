@@ -23,8 +23,7 @@ def render(source: str, level: Level, result: Result) -> str:
     lines = [
         f"level:      {source}" + (f" ({level.title})" if level.title else ""),
         f"encoding:   {config.get('encoding')}   strategies: {', '.join(config.get('strategies', [])) or 'none'}",
-        f"status:     {result.status.value}" + (f" in {result.optimal_for}" if result.optimal_for else "")
-        + (f": {result.message}" if result.message else ""),
+        f"status:     {status_text(result)}",
     ]
     if result.plan is not None:
         lines.append(f"plan:       {result.plan or '(empty: the level is already solved)'}")
@@ -48,6 +47,14 @@ def render(source: str, level: Level, result: Result) -> str:
     if stats:
         lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in stats.items()))
     return "\n".join(lines)
+
+
+def status_text(result: Result) -> str:
+    """The status and what it means, once: a message that opens with the status stands alone."""
+    status = result.status.value + (f" in {result.optimal_for}" if result.optimal_for else "")
+    if not result.message:
+        return status
+    return result.message if result.message.startswith(result.status.value) else f"{status}: {result.message}"
 
 
 def labelled(label: str, text: str) -> str:

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import click
 
+from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.board.loading import load_level
 from sokoasp.cli.options import SECONDS
+from sokoasp.cli.output import status_text
 from sokoasp.config import SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.tools.records import recorded_plan
@@ -51,9 +53,13 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
     if record:
         plan = recorded_plan(level_file, loaded.level, record)
     if solve_with:
-        result = solve_isolated(loaded.level, SolveConfig(encoding=solve_with, strategies=("dead",)), time_limit)
+        config = SolveConfig(encoding=solve_with, strategies=("dead",), horizon=loaded.horizon)
+        if solve_with in ENCODINGS and not ENCODINGS[solve_with].incremental and loaded.horizon is None:
+            raise InputError(f"--solve {solve_with}: a fixed-horizon encoding needs #const horizon in the level file; "
+                             "or solve with an incremental one, such as push", loaded.source)
+        result = solve_isolated(loaded.level, config, time_limit)
         if result.plan is None:
-            raise InputError(f"no plan to show: {result.status.value} {result.message}", loaded.source)
+            raise InputError(f"no plan to show: {status_text(result)}", loaded.source)
         plan = result.plan
     playback = play(loaded.level, plan or "", every)
     click.echo(ascii_playback(playback, as_ascii))

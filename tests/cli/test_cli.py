@@ -152,3 +152,15 @@ def test_a_clingo_option_that_reads_a_file_is_refused_without_quoting_it(tmp_pat
 def test_clingo_options_that_sokoasp_sets_itself_are_input_errors(args: list[str], problem: str) -> None:
     code, out = run("solve", *args, str(ROOT / "instances" / "thesis_example.lp"))
     assert code == ExitCode.INPUT_ERROR and problem in out and "internal error" not in out
+
+
+def test_a_status_and_a_message_that_repeats_it_are_said_once() -> None:
+    code, out = run("solve", "-e", "push", "--max-horizon", "2", "-l", "3", str(ROOT / "instances" / "microban_1-5.sok"))
+    (status,) = [line for line in out.splitlines() if line.startswith("status:")]
+    assert code == ExitCode.NO_PLAN_UP_TO_HORIZON and status.count("no plan up to horizon") == 1, status
+
+
+def test_show_solve_with_a_fixed_horizon_encoding_says_what_it_needs_and_names_the_file() -> None:
+    level = str(ROOT / "instances" / "microban_1-5.sok")
+    code, out = run("show", "--solve", "plain", "-l", "1", level)
+    assert code == ExitCode.INPUT_ERROR and level in out and "#const horizon" in out and "--horizon" not in out
