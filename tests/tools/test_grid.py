@@ -395,3 +395,20 @@ def test_a_level_selection_is_ascii_digits_checked_before_any_list_is_built(leve
     with pytest.raises(InputError, match=re.escape(problem)):
         select(5, levels, "g.toml")
     assert select(5, "2-3,5", "g.toml") == [2, 3, 5]
+
+
+def test_a_run_that_ended_in_an_error_runs_again_on_resume(tmp_path: Path) -> None:
+    """An error may come from the machine (a limit, a full disk): a rerun of the grid runs it
+    again and keeps the new row; the other rows are skipped."""
+    grid = write_grid(tmp_path, '["push"]', "")
+    tiny_folder(tmp_path)
+    database = tmp_path / "r.sqlite"
+    spec = read_spec(grid)
+    assert run_grid(spec, database, show_progress=False, note=lambda _: None).solved == len(TINY)
+    broken = rows_of(database)[0]["key"]
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE runs SET status = 'error', solved = 0, plan = NULL WHERE key = ?", (broken,))
+    again = run_grid(spec, database, show_progress=False, note=lambda _: None)
+    assert again.solved == 1
+    rows = rows_of(database)
+    assert len(rows) == len(TINY) and all(row["solved"] for row in rows)

@@ -1,5 +1,5 @@
 """The grid's results database (SQLite): one row per finished run, committed at once, so a
-killed grid loses nothing and a rerun skips what is done. One writer at a time (a lock file
+killed grid loses nothing and a rerun skips what is done (and runs again what ended in an error). One writer at a time (a lock file
 beside the database); a solved row is never replaced by an unsolved one. The database is in WAL
 mode: after a kill, the committed rows may still be in the ``-wal`` file beside it, so copy both
 (or open it once with sokoasp, which folds them in)."""
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from sokoasp.errors import InputError
-from sokoasp.result import Result
+from sokoasp.result import Result, Status
 from sokoasp.tools.grid.spec import Run
 
 SCHEMA = """
@@ -71,7 +71,9 @@ class Store:
             raise InputError(f"not a results database ({error})", str(path)) from None
 
     def done_keys(self) -> set[str]:
-        return {row[0] for row in self.db.execute("SELECT key FROM runs")}
+        """The runs a rerun skips: every run recorded, but those that ended in an error (a limit of
+        the machine, a full disk, a bug since fixed), which run again."""
+        return {row[0] for row in self.db.execute("SELECT key FROM runs WHERE status != ?", (Status.ERROR.value,))}
 
     def record(self, run: Run, result: Result) -> None:
         times = result.times
