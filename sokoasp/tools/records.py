@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -159,13 +160,17 @@ def whole_number(text: str) -> bool:
 def write_record(path: Path, entries: dict[int, Entry]) -> None:
     """Write the record, one row per level in level order (a temporary file first, so a
     crash never leaves half a record)."""
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=FIELDS, lineterminator="\n")
-        writer.writeheader()
-        for number in sorted(entries):
-            writer.writerow(entries[number].row())
-    partial.replace(path)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f"{path.name}.", suffix=".partial", delete=False,
+                                     newline="", encoding="utf-8") as handle:  # a new file: never one a link leads to
+        try:
+            writer = csv.DictWriter(handle, fieldnames=FIELDS, lineterminator="\n")
+            writer.writeheader()
+            for number in sorted(entries):
+                writer.writerow(entries[number].row())
+        except BaseException:
+            Path(handle.name).unlink()
+            raise
+    Path(handle.name).replace(path)
 
 
 def entries_from_runs(rows: list[dict[str, Any]], levels: list[Level], source: str) -> dict[int, Entry]:

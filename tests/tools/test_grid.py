@@ -412,3 +412,24 @@ def test_a_run_that_ended_in_an_error_runs_again_on_resume(tmp_path: Path) -> No
     assert again.solved == 1
     rows = rows_of(database)
     assert len(rows) == len(TINY) and all(row["solved"] for row in rows)
+
+
+def test_a_link_to_a_database_meets_its_writers_lock_and_a_linked_lock_file_is_refused(tmp_path: Path) -> None:
+    from sokoasp.tools.grid.store import take_lock
+
+    database = tmp_path / "r.sqlite"
+    database.touch()
+    alias = tmp_path / "alias.sqlite"
+    alias.symlink_to(database)
+    held = take_lock(database)
+    with pytest.raises(InputError, match="another `sokoasp grid run`"):
+        take_lock(alias)
+    held.close()
+    take_lock(alias).close()
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me\n")
+    other = tmp_path / "other.sqlite"
+    (tmp_path / "other.sqlite.lock").symlink_to(precious)
+    with pytest.raises(InputError, match="is a link"):
+        take_lock(other)
+    assert precious.read_text() == "keep me\n"

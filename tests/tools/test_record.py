@@ -235,3 +235,18 @@ def test_a_record_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> Non
     plain = read_record(record, levels)
     record.write_bytes(b"\xef\xbb\xbf" + record.read_bytes())
     assert read_record(record, levels) == plain
+
+
+def test_a_record_is_written_through_a_new_file_and_never_through_a_link(tmp_path: Path) -> None:
+    """A link where an older sokoasp wrote its temporary ``.partial`` file leaves its target as
+    it was; no temporary file is left behind."""
+    record = tmp_path / "record.csv"
+    record.write_text("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R\n")
+    levels = read_levels(collection(tmp_path).read_text(), "<test>")
+    entries = read_record(record, levels)
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me\n")
+    (tmp_path / "record.csv.partial").symlink_to(precious)
+    write_record(record, entries)
+    assert precious.read_text() == "keep me\n" and read_record(record, levels) == entries
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.endswith(".partial") and not path.is_symlink()) == []

@@ -6,8 +6,10 @@ mode: after a kill, the committed rows may still be in the ``-wal`` file beside 
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
+import os
 import sqlite3
 import time
 from dataclasses import asdict
@@ -133,9 +135,18 @@ class Store:
 
 
 def take_lock(path: Path) -> TextIO:
-    """The lock of the database's one writer (``DATABASE.lock``, held until closed or the process
-    ends); another writer is refused at once."""
-    handle = open(path.with_name(path.name + ".lock"), "w")  # noqa: SIM115 - held for the writer's life
+    """The lock of the database's one writer (``DATABASE.lock`` beside the file the path leads to,
+    so a link to the database meets the same lock; held until closed or the process ends);
+    another writer is refused at once. The lock file is never opened through a link, nor
+    truncated."""
+    database = path.resolve()
+    lock = database.with_name(database.name + ".lock")
+    try:
+        handle = os.fdopen(os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644), "w")
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise InputError(f"the lock file {lock} is a link: remove it", str(path)) from None
+        raise
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
