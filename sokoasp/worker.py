@@ -55,6 +55,8 @@ def bind_to_parent(parent: int, time_limit: float | None) -> None:
     race's threads do only after their workers), a CPU-time limit just past the time limit, and
     Ctrl-C left to the parent, which stops its workers itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # a supervisor's stop to the group: end quietly, the parent speaks
+        signal.signal(signum, signal.SIG_DFL)
     if PRCTL is not None:  # elsewhere than Linux the parent's own stop_all is the safeguard
         PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the prctl

@@ -43,8 +43,8 @@ def as_a_background_run() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def start_with_a_solver() -> tuple[subprocess.Popen[str], set[int]]:
-    process = subprocess.Popen([sys.executable, "-m", "sokoasp", *SLOW], stdout=subprocess.PIPE,
+def start_with_a_solver(args: list[str] = SLOW) -> tuple[subprocess.Popen[str], set[int]]:
+    process = subprocess.Popen([sys.executable, "-m", "sokoasp", *args], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=as_a_background_run)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not children(process.pid):
@@ -89,4 +89,27 @@ def test_ctrl_c_to_the_whole_group_prints_no_worker_traceback() -> None:
     os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
     _, err = process.communicate(timeout=20)
     assert process.returncode == 130 and "Traceback" not in err, err
+    assert gone_within(workers, 5)
+
+
+XSOKOBAN = ROOT.parent / "shared" / "levels" / "xsokoban_90.sok"
+IN_PYTHON = {  # runs whose solvers are in a Python search when the signal comes
+    "race": ["race", "--time-limit", "120", "-l", "24", str(XSOKOBAN)],
+    "solve with a box search": ["solve", "-e", "push-macro", "-p", "box-search", "--time-limit", "120", "-l", "24",
+                                str(XSOKOBAN)],
+}
+
+
+@pytest.mark.skipif(not XSOKOBAN.exists(), reason="needs ../shared/levels")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("run", sorted(IN_PYTHON))
+def test_a_supervisors_stop_to_the_whole_group_is_said_in_one_line(run: str, signum: int) -> None:
+    """systemd, Slurm and ``kill -- -PGID`` signal every process of the group: the workers end
+    quietly and the parent says it in one line."""
+    process, workers = start_with_a_solver(IN_PYTHON[run])
+    time.sleep(1.0)  # the workers are in their Python searches now
+    os.killpg(process.pid, signum)
+    _, err = process.communicate(timeout=20)
+    assert process.returncode == 128 + signum, err
+    assert err.strip().splitlines() == [f"stopped by signal {signum}: the solvers are stopped; finished results are kept"], err
     assert gone_within(workers, 5)
