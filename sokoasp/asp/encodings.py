@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from sokoasp.errors import InputError
@@ -78,11 +78,12 @@ def optimises(encoding: Encoding) -> str:
 
 
 def encodings_dir() -> Path:
-    """The installed encodings, or a checkout's encodings/ folder when run from the source tree."""
-    try:
-        return Path(str(resources.files("sokoasp.encodings")))
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parents[2] / "encodings"
+    """The installed encodings, or a checkout's encodings/ folder when run from the source tree
+    (found by the import system's spec: importlib.resources takes a tenth of a solve's start-up)."""
+    spec = importlib.util.find_spec("sokoasp.encodings")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    return Path(__file__).resolve().parents[2] / "encodings"
 
 
 def get_encoding(name: str) -> Encoding:
