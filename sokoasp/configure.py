@@ -33,7 +33,7 @@ def names(known: Mapping[str, object], what: str) -> tuple[Callable[[object], bo
 KEYS: dict[str, tuple[Callable[[object], bool], str]] = {
     "encoding": ((lambda v: isinstance(v, str) and v in ENCODINGS), f"an encoding name ({', '.join(ENCODINGS)})"),
     "strategies": names(STRATEGIES, "strategy"),
-    "phases": ((lambda v: isinstance(v, list | tuple)), 'a list of phases, e.g. ["box-search=100k", "staged=250k:end-game=off"]'),
+    "phases": ((lambda v: isinstance(v, list | tuple)), 'a list of phases, e.g. ["box-search=100k", "staged=300k:end-game=off"]'),
     "horizon": whole(0, HORIZON_MAX),
     "min_horizon": whole(0, HORIZON_MAX),
     "start_factor": whole(1, 1000),

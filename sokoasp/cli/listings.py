@@ -45,7 +45,7 @@ def list_phases() -> None:
 
     \b
     Example:
-      sokoasp solve -e push-route -p goal-room=100k -p staged=250k:families=push-macro+pull-route LEVEL
+      sokoasp solve -e push-route -p goal-room=60k -p staged=300k:families=push-macro+pull-route LEVEL
     """
     rows = [("name", "kind", "soundness", "default work", "settings (default)", "what it does")]
     for phase in PHASES.values():

@@ -37,9 +37,10 @@ def phase_runs(context: click.Context, parameter: click.Parameter, texts: tuple[
               metavar="FAMILY", help="Encoding family (`sokoasp encodings`).")
 @click.option("--strategy", "-s", "strategies", multiple=True, type=click.Choice(list(STRATEGIES), case_sensitive=False),
               metavar="NAME", help="Strategy module; repeat to combine (`sokoasp strategies`).")
-@click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=SECONDS][:KEY=VALUE,...]", callback=phase_runs,
-              help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}), with its own settings, "
-                   "e.g. staged=250k:families=push-macro+pull-route,end-game=off (`sokoasp phases`).")
+@click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=WORK][:KEY=VALUE,...]", callback=phase_runs,
+              help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}), with its budget in work "
+                   "units and its own settings, e.g. staged=300k:families=push-macro+pull-route,end-game=off "
+                   "(`sokoasp phases`).")
 @click.option("--horizon", type=click.IntRange(0, HORIZON_MAX), help="Fixed-horizon encodings: the plan length (default: the file's).")
 @click.option("--min-horizon", type=click.IntRange(0, HORIZON_MAX), default=0, help="First horizon asked (above the bound: not optimal).")
 @click.option("--start-factor", type=click.IntRange(1, 1000), default=1,

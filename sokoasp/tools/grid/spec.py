@@ -281,12 +281,12 @@ def check_types(data: dict[str, Any], source: str) -> None:
 
 
 def phase_lists(value: object, source: str) -> list[tuple[PhaseRun, ...]]:
-    """The ``phases`` axis: a list of phase lists, each phase a "NAME[=SECONDS][:KEY=VALUE,...]"
-    string or a table with ``name``, ``seconds`` and the phase's settings."""
+    """The ``phases`` axis: a list of phase lists, each phase a "NAME[=WORK][:KEY=VALUE,...]"
+    string or a table with ``name``, ``work`` and the phase's settings."""
     if not isinstance(value, list) or not value or not all(isinstance(runs, list) for runs in value) \
             or not all(isinstance(item, str | dict) for runs in value for item in runs):
         raise InputError('phases must be a list of phase lists, e.g. [[], ["box-search=100k"], '
-                         '["goal-room=100k", "staged=250k:families=push-macro+pull-route"]]', source)
+                         '["goal-room=60k", "staged=300k:families=push-macro+pull-route"]]', source)
     try:
         return [parse_phases(runs) for runs in value]
     except InputError as error:
