@@ -244,6 +244,14 @@ class Clock:
         """Work units left in the budget (None: no budget)."""
         return None if self.until is None else max(0, self.until - self.meter.done)
 
+    def spare(self) -> float:
+        """Work units this clock may still spend: inf without a work budget, 0 once it has
+        expired (its time limit too)."""
+        if self.expired():
+            return 0
+        left = self.work_left()
+        return math.inf if left is None else left
+
     def worked(self) -> int:
         """The meter's reading: the work the run has done."""
         return self.meter.done

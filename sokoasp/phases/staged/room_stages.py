@@ -206,7 +206,7 @@ class RoomStages:
         until one is proven dead: a dead end that the stages' own proofs had no time for. Kept by the
         traps, the proof turns the same entry away at once in the passes after (``trapped``)."""
         before = self.trap_states()
-        end = self.clock.worked() + min(work, self.work_left())
+        end = self.clock.worked() + min(work, self.clock.spare())
         for k, (boxes, player) in enumerate(path):
             left = end - self.clock.worked()
             if left <= 0 or self.clock.expired():
@@ -270,10 +270,6 @@ class RoomStages:
             return None
         finally:
             self.clock.add(clock)
-
-    def work_left(self) -> float:
-        left = self.clock.work_left()
-        return float("inf") if left is None else left
 
 
 Entered = tuple[Entry, tuple[frozenset[Cell], Cell]]  # the entry made, and the boxes and player after it

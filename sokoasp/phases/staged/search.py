@@ -140,25 +140,18 @@ class StagedSearch:
         # the states whose end game (end_game) found nothing: the states it had (inf: it ended in them)
         self.end_games_tried: dict[tuple[frozenset[Cell], Cell], float] = {}
 
-    def left(self) -> float:
-        """Work units left to the search (inf: no budget; 0 also when the time limit has come)."""
-        if self.clock.expired():
-            return 0
-        work = self.clock.work_left()
-        return math.inf if work is None else work
-
     def pass_left(self) -> float:
         """The work left for this pass: a pass that runs out of it is cut short, and the next
         starts again from the start with twice the stage budget."""
         mine = self.pass_end - self.clock.worked()
         if mine <= 0:
             self.cut_short = True
-        return min(mine, self.left())
+        return min(mine, self.clock.spare())
 
     def run(self, level: Level) -> str | None:
         """Passes from the start, each with twice the stage budget of the one before, until one
         finds a plan, the budget runs out, or a pass had no stage cut short (the next would repeat it)."""
-        while self.left() > 0 and not self.finished:
+        while self.clock.spare() > 0 and not self.finished:
             plan = self.one_pass(level)
             if plan is not None:
                 return plan
@@ -236,7 +229,7 @@ class StagedSearch:
         clingo did not find, forwards (``search``); the boxes off the goals then decide the
         budget, as the end game takes them all."""
         boxes = len(state.boxes - state.goals) if from_start else len(state.boxes)
-        states = budget(boxes, int(max(0, min(self.stage_work, self.pass_left()))), self.left())
+        states = budget(boxes, int(max(0, min(self.stage_work, self.pass_left()))), self.clock.spare())
         key = (state.boxes, state.player)
         if states <= self.end_games_tried.get(key, 0):
             return None
@@ -326,7 +319,7 @@ def solve_staged(level: Level, config: SolveConfig, families: tuple[str, ...], e
     active = list(searches)
     while active and outcome.plan is None:
         for search in list(active):
-            if search.left() <= 0 or search.finished:
+            if search.clock.spare() <= 0 or search.finished:
                 active.remove(search)
                 continue
             outcome.plan = search.one_pass(level)
