@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 
+from sokoasp.asp.clingo_options import check_clingo_args
 from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding
 from sokoasp.asp.horizon_loops import DESCENDING_FAMILIES
-from sokoasp.asp.session import check_clingo_args
 from sokoasp.asp.strategies import STRATEGIES, check_supported
 from sokoasp.config import SolveConfig
 from sokoasp.errors import InputError

@@ -5,10 +5,10 @@ encoding, strategy files and a level's facts, asked for plans horizon by horizon
 from __future__ import annotations
 
 import time
-from functools import cache
 
 import clingo
 
+from sokoasp.asp.clingo_options import check_clingo_args
 from sokoasp.asp.encodings import Encoding, encoding_paths, encodings_dir
 from sokoasp.asp.level_facts import program_facts
 from sokoasp.asp.models import PlanExtractor
@@ -16,40 +16,7 @@ from sokoasp.asp.reverse_facts import reverse_facts
 from sokoasp.asp.strategies import strategy_clingo_args, strategy_facts, strategy_paths
 from sokoasp.board.level import Level
 from sokoasp.config import CONFLICT_UNITS, RULES_PER_UNIT, SOLVE_CALL_UNITS, Clock, SolveConfig
-from sokoasp.errors import InputError
 from sokoasp.sokoban.obstacles import rim_facts
-
-CONFIGURATIONS = ("auto", "frumpy", "jumpy", "tweety", "handy", "crafty", "trendy", "many")  # clasp's presets
-
-
-def check_clingo_args(args: tuple[str, ...], source: str = "--clingo-arg") -> None:
-    """Refuse clingo options clingo does not take, and any that would make it read a file (a
-    ``--configuration`` that is not one of clasp's presets), naming ``source`` (where the options
-    were given). clingo's own message is not shown: it may quote the file it read."""
-    for arg in args:
-        name, _, value = arg.partition("=")
-        if name == "--configuration" and value not in CONFIGURATIONS:
-            raise InputError(f"--configuration takes one of clasp's presets ({', '.join(CONFIGURATIONS)}), "
-                             f"not a file or {value[:40]!r}", source)
-        if name in ("--config", "--pre", "--text", "-o", "--outf") or arg.startswith("@"):
-            raise InputError(f"the clingo option {name!r} is not for sokoasp's runs", source)
-        if name == "--stats":
-            raise InputError("sokoasp sets --stats itself (every result holds clingo's statistics)", source)
-    if "horizon=" in " ".join(args) and any(arg.startswith(("-c", "--const")) for arg in args):
-        raise InputError("the horizon is sokoasp's to set: give --horizon, not a clingo constant", source)
-    if args and not clingo_takes(args):
-        raise InputError(f"clingo does not take the option(s) {' '.join(args)[:80]!r} (see clingo --help)", source)
-
-
-@cache
-def clingo_takes(args: tuple[str, ...]) -> bool:
-    """Whether clingo accepts ``args``, asked once per set: a parent that forks solver workers
-    from several threads must not be inside clingo while another thread forks."""
-    try:
-        clingo.Control(list(args), logger=lambda code, msg: None)
-    except RuntimeError:
-        return False
-    return True
 
 
 class Session:

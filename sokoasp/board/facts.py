@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from sokoasp.board.level import DIRECTIONS, MAX_SIDE, Cell, Level, add
@@ -25,7 +26,9 @@ CONSTANTS = ("dimX", "dimY", "horizon")
 NUMBER = r"-?[0-9]+"  # ASCII digits only, as clingo reads them
 MOST_DIGITS = 6  # no coordinate, object number or horizon of a level needs more
 MOST_HORIZON = 100_000
+MOST_POOL_CELLS = 4 * MAX_SIDE * MAX_SIDE  # cells all pools of a file may name: a level's floor and goals, twice over
 RANGE = rf"(?:{NUMBER})(?:\s*\.\.\s*(?:{NUMBER}))?"
+STATEMENT = re.compile(r"((?:[^.]|\.\.)+?)\.(?!\.)", re.S)  # a statement and its period (not a pool's ``..``)
 STATEMENTS = {
     "const": re.compile(rf"#const\s+(\w+)\s*=\s*({NUMBER})"),
     "field": re.compile(rf"init\(\s*field\(\s*({RANGE})\s*,\s*({RANGE})\s*\)\s*\)"),
@@ -54,24 +57,23 @@ def strip_comments(text: str, source: str) -> str:
     return re.sub(r"%[^\n]*", blank, text)
 
 
-def statements(text: str, source: str) -> list[tuple[int, str]]:
-    """Split into ``(line, statement)`` pairs; every statement must end with a period."""
-    result = []
-    position = 0
-    pattern = re.compile(r"((?:[^.]|\.\.)+?)\.(?!\.)", re.S)
-    for match in pattern.finditer(text):
+def statements(text: str, source: str) -> Iterator[tuple[int, str]]:
+    """The ``(line, statement)`` pairs in order; every statement must end with a period. Lines
+    are counted as the text is walked, so a parse is linear in the file."""
+    position, line = 0, 1
+    for match in STATEMENT.finditer(text):
         gap = text[position : match.start()]
         if gap.strip():
             break
         body = match.group(1)
-        line = text[: match.start() + len(body) - len(body.lstrip())].count("\n") + 1
-        result.append((line, " ".join(body.split())))
+        line += text.count("\n", position, match.start() + len(body) - len(body.lstrip()))
+        yield line, " ".join(body.split())
+        line += body.count("\n", len(body) - len(body.lstrip()))
         position = match.end()
     rest = text[position:]
     if rest.strip():
-        line = text[: position + len(rest) - len(rest.lstrip())].count("\n") + 1
+        line += text.count("\n", position, position + len(rest) - len(rest.lstrip()))
         raise InputError(f"statement not ended by a period: {rest.strip()[:40]!r}", source, line)
-    return result
 
 
 def number(text: str, source: str, line: int) -> int:
@@ -95,10 +97,13 @@ def expand(pool: str, source: str, line: int) -> range:
 
 
 def read_facts(text: str, source: str) -> FactFile:
+    """The level and constants of a fact file; its pools together may name at most ``MOST_POOL_CELLS``
+    cells, so a parse costs at most a few times a full board's cells."""
     constants: dict[str, int] = {}
     fields: set[Cell] = set()
     targets: set[Cell] = set()
     objects: dict[int, tuple[Cell, int]] = {}
+    named = 0
     for line, statement in statements(strip_comments(text, source), source):
         kind, match = classify(statement, source, line)
         if kind == "const":
@@ -112,7 +117,12 @@ def read_facts(text: str, source: str) -> FactFile:
                 raise InputError(f"#const {name} = {value} lies outside {0 if name == 'horizon' else 1}..{top}", source, line)
             constants[name] = value
         elif kind in ("field", "target"):
-            cells = {(x, y) for x in expand(match.group(1), source, line) for y in expand(match.group(2), source, line)}
+            xs, ys = expand(match.group(1), source, line), expand(match.group(2), source, line)
+            named += len(xs) * len(ys)
+            if named > MOST_POOL_CELLS:
+                raise InputError(f"the pools up to here name more than {MOST_POOL_CELLS} cells (a level has at most "
+                                 f"{MAX_SIDE}x{MAX_SIDE})", source, line)
+            cells = {(x, y) for x in xs for y in ys}
             (fields if kind == "field" else targets).update(cells)
         else:
             ident = number(match.group(1), source, line)

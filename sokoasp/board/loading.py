@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sokoasp.board.facts import read_facts
 from sokoasp.board.level import Level
-from sokoasp.board.xsb import read_levels
+from sokoasp.board.xsb import board_to_level, split_collection
 from sokoasp.errors import InputError
 
 FACT_SUFFIXES = {".lp", ".asp"}
@@ -62,28 +62,45 @@ def load_all(path: Path | str) -> list[LoadedLevel]:
     text = read_text(path)
     source = str(path)
     if is_fact_format(path, text):
-        facts = read_facts(text, source)
-        return [LoadedLevel(facts.level.with_title(path.stem), source, facts.horizon)]
-    return [LoadedLevel(level, source) for level in read_levels(text, source)]
+        return [fact_level(path, text)]
+    return [LoadedLevel(board_to_level(board, source), source) for board in split_collection(text, source)]
 
 
 def load_level(path: Path | str, which: str | None = None) -> LoadedLevel:
-    """One level: the only one, or the ``which``-th (1-based) / the one titled ``which``."""
-    levels = load_all(path)
+    """One level: the only one, or the ``which``-th (1-based) / the one titled ``which``. Only the
+    chosen board of a collection is turned into a level."""
+    path = Path(path)
+    text = read_text(path)
+    if is_fact_format(path, text):
+        boards = None
+        count, titles = 1, [path.stem]
+    else:
+        boards = split_collection(text, str(path))
+        count, titles = len(boards), [board.title for board in boards]
+    index = chosen(which, count, titles, str(path))
+    if boards is None:
+        return fact_level(path, text)
+    return LoadedLevel(board_to_level(boards[index], str(path)), str(path))
+
+
+def fact_level(path: Path, text: str) -> LoadedLevel:
+    facts = read_facts(text, str(path))
+    return LoadedLevel(facts.level.with_title(path.stem), str(path), facts.horizon)
+
+
+def chosen(which: str | None, count: int, titles: list[str], source: str) -> int:
+    """The 0-based index ``which`` names among ``count`` levels titled ``titles``."""
     if which is None:
-        if len(levels) > 1:
-            raise InputError(
-                f"the file holds {len(levels)} levels: choose one with --level N (1..{len(levels)}) or a title",
-                str(path),
-            )
-        return levels[0]
+        if count > 1:
+            raise InputError(f"the file holds {count} levels: choose one with --level N (1..{count}) or a title", source)
+        return 0
     if which.isascii() and which.isdigit():  # other scripts' digits are a title's
         index = int(which) if len(which) <= 9 else 0  # no collection holds a billion levels
-        if not 1 <= index <= len(levels):
+        if not 1 <= index <= count:
             shown = which if len(which) <= 12 else which[:12] + "..."
-            raise InputError(f"--level {shown} is out of range 1..{len(levels)}", str(path))
-        return levels[index - 1]
-    for loaded in levels:
-        if loaded.level.title == which or loaded.level.title.endswith(f" {which}"):
-            return loaded
-    raise InputError(f"no level titled {which!r}", str(path))
+            raise InputError(f"--level {shown} is out of range 1..{count}", source)
+        return index - 1
+    for index, title in enumerate(titles):
+        if title == which or title.endswith(f" {which}"):
+            return index
+    raise InputError(f"no level titled {which!r}", source)

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sokoasp.board.facts import read_facts
-from sokoasp.board.loading import load_all
+from sokoasp.board.loading import load_all, load_level
 from sokoasp.board.xsb import read_levels
 from sokoasp.errors import InputError
 
@@ -47,6 +47,26 @@ def test_fact_files_are_bounded_before_pools_are_expanded(text: str, problem: st
 ])
 def test_xsb_boards_are_bounded_before_they_are_expanded_or_flooded(text: str, problem: str) -> None:
     refused_quickly(read_levels, text, problem)
+
+
+def test_the_total_work_of_a_fact_file_is_bounded_not_only_each_statement() -> None:
+    refused_quickly(read_facts, "init(field(1..200,1..200)).\n" * 5_000, "name more than 160000 cells")
+    began = time.perf_counter()
+    with pytest.raises(InputError, match="no init\\(field"):  # many small statements parse in linear time
+        read_facts("init(target(1,1)).\n" * 100_000, "level")
+    assert time.perf_counter() - began < 3.0
+
+
+def test_choosing_a_level_turns_only_that_board_into_a_level(tmp_path: Path) -> None:
+    open_board = "#####\n#@$. \n#####\n"  # the floor leaks at the right: an error only when this board is read
+    path = tmp_path / "two.sok"
+    path.write_text(f"; one\n{BOX_LEVEL}\n; two\n{open_board}")
+    assert load_level(path, "1").level.boxes == {(2, 1)}
+    assert load_level(path, "one").level.title == "one"
+    with pytest.raises(InputError, match="the board is open"):
+        load_level(path, "2")
+    with pytest.raises(InputError, match="the board is open"):
+        load_all(path)
 
 
 def test_a_byte_order_mark_is_not_part_of_the_level(tmp_path: Path) -> None:

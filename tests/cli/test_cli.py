@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -141,6 +142,23 @@ def test_a_clingo_option_that_reads_a_file_is_refused_without_quoting_it(tmp_pat
     code, out = run("solve", *limit, f"--clingo-arg=--configuration={secret}", str(ROOT / "instances" / "thesis_example.lp"))
     assert code == ExitCode.INPUT_ERROR and out.startswith("error: --clingo-arg: --configuration takes one of clasp's")
     assert "TOP-SECRET" not in out
+
+
+@pytest.mark.parametrize("option", ["--configurat", "--config", "--lemma-in", "--lemma-out", "--outf", "--pre", "--text"])
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo"])
+def test_a_clingo_option_that_names_a_file_is_refused_before_clingo_opens_it(tmp_path: Path, option: str,
+                                                                             target: str) -> None:
+    if target == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+        target = str(tmp_path / "fifo")
+    code, out = run("solve", f"--clingo-arg={option}={target}", str(ROOT / "instances" / "thesis_example.lp"))
+    assert code == ExitCode.INPUT_ERROR and "full name" in out, out
+
+
+@pytest.mark.parametrize("args", [["/dev/zero"], ["@/dev/zero"], ["-c"], ["--seed=1", "x.lp"]])
+def test_a_clingo_argument_that_is_no_option_is_refused(args: list[str]) -> None:
+    code, out = run("solve", *[f"--clingo-arg={a}" for a in args], str(ROOT / "instances" / "thesis_example.lp"))
+    assert code == ExitCode.INPUT_ERROR and out.startswith("error: --clingo-arg: "), out
 
 
 @pytest.mark.parametrize(("args", "problem"), [(["--clingo-arg=--stats"], "sets --stats itself"),

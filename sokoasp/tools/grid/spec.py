@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sokoasp.asp.clingo_options import check_clingo_args
 from sokoasp.asp.encodings import ENCODINGS
-from sokoasp.asp.session import check_clingo_args
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
