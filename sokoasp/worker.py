@@ -28,6 +28,7 @@ GRACE_SECONDS = 2.0  # a worker gets at most this long past its time limit to an
 GRACE_SHARE = 0.25  # ... and at most this share of a short limit
 
 OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+MEMORY_SIGNALS = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}  # how native code dies when an allocation fails
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 LIVE: set[Worker] = set()  # the workers started and not yet stopped, for stop_all
 
@@ -63,15 +64,46 @@ def bind_to_parent(parent: int, time_limit: float | None) -> None:
         os._exit(1)
     if time_limit is not None:  # CPU seconds of all its threads: every core for the whole time, and a little more
         seconds = math.ceil((time_limit + grace(time_limit)) * (os.cpu_count() or 1)) + 1
-        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+        limit(resource.RLIMIT_CPU, seconds, seconds + 5)
+
+
+def limit(kind: int, soft: int, hard: int) -> None:
+    """Set a resource limit within the hard limit set from outside (a batch system's or a shell's
+    ``ulimit``), which a process may lower and never raise. A CPU soft limit stays a second below
+    the hard one, so the process hears SIGXCPU (a time limit) rather than SIGKILL."""
+    outside = resource.getrlimit(kind)[1]
+    if outside != resource.RLIM_INFINITY:
+        hard = min(hard, outside)
+        soft = min(soft, max(hard - 1, 1) if kind == resource.RLIMIT_CPU else hard)
+    resource.setrlimit(kind, (soft, hard))
+
+
+def memory_limit_mb() -> int | None:
+    """The address-space limit this process runs under, in MB (None: unlimited)."""
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return None if soft == resource.RLIM_INFINITY else soft // (1024 * 1024)
+
+
+def quiet_native_stderr() -> None:
+    """Send what native code writes to file descriptor 2 (clingo's abort text when memory runs
+    out) to /dev/null, keeping Python's ``sys.stderr`` (progress lines) on the terminal: a
+    worker's outcome reaches the parent through its pipe, and the parent speaks."""
+    try:
+        python_stderr = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+        sys.stderr = os.fdopen(python_stderr, "w", buffering=1, encoding="utf-8", errors="replace")
+    except OSError:
+        pass
 
 
 def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connection, parent: int,
           progress: Progress | None = None) -> None:
     bind_to_parent(parent, config.time_limit)
+    quiet_native_stderr()
     if memory_mb:
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        limit(resource.RLIMIT_AS, memory_mb * 1024 * 1024, memory_mb * 1024 * 1024)
 
     def report(phase: PhaseReport) -> None:
         pipe.send(("report", asdict(phase)))
@@ -79,7 +111,7 @@ def child(level: Level, config: SolveConfig, memory_mb: int | None, pipe: Connec
     try:
         result = solve(level, config, progress, report)
     except MemoryError:
-        result = Result(Status.MEMORY_OUT, message=f"memory limit of {memory_mb} MB exceeded")
+        result = Result(Status.MEMORY_OUT, message=f"memory limit of {memory_limit_mb()} MB exceeded")
     except SokoaspError as error:
         result = Result(Status.ERROR, message=str(error))
     except RuntimeError as error:  # clingo reports std::bad_alloc as a RuntimeError
@@ -146,9 +178,10 @@ class Worker:
         code = self.process.exitcode
         if code is not None and code < 0 and -code in OUTSIDE_SIGNALS:
             raise Interrupted(f"the solver process was stopped by signal {-code}")
-        elif self.memory_mb:
-            result = Result(Status.MEMORY_OUT,
-                            message=f"worker died (exit {self.process.exitcode}) under a {self.memory_mb} MB limit")
+        elif code == -signal.SIGXCPU:
+            result = Result(Status.TIMEOUT, message="the CPU-time limit was reached")
+        elif code is not None and -code in MEMORY_SIGNALS and (self.memory_mb or memory_limit_mb()):
+            result = Result(Status.MEMORY_OUT, message=f"worker aborted (signal {-code}) under a memory limit")
         else:
             result = Result(Status.ERROR, message=f"worker died (exit {self.process.exitcode})")
         return self.stamp(result)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import resource
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from corpus import HAND_MADE
@@ -112,3 +117,43 @@ def test_a_short_limit_gets_a_short_grace() -> None:
     from sokoasp.worker import grace
 
     assert grace(2.0) == 0.5 and grace(60.0) == GRACE_SECONDS == 2.0
+
+
+def outside_limits(cpu_seconds: int, memory_mb: int) -> None:
+    """What a batch system or ``ulimit -t``/``ulimit -v`` sets: hard limits a process cannot raise."""
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
+    resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+
+
+@pytest.mark.parametrize("limits", [["--time-limit", "60"], ["--memory-limit", "50000"],
+                                    ["--time-limit", "60", "--memory-limit", "50000"]])
+def test_limits_above_the_hard_limits_from_outside_are_clamped_not_a_crash(limits: list[str]) -> None:
+    level = Path(__file__).parent.parent / "instances" / "microban_1-5.sok"
+    done = subprocess.run([sys.executable, "-m", "sokoasp", "solve", "-e", "push", "-l", "1", *limits, str(level)],
+                          capture_output=True,
+                          text=True, timeout=120, preexec_fn=lambda: outside_limits(50, 8000))
+    assert done.returncode == 0 and "status:     solved" in done.stdout, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_worker_stopped_by_its_cpu_limit_is_a_timeout_not_memory_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    def spinning(*args: object, **kwargs: object) -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (1, 3))
+        while True:
+            pass
+
+    monkeypatch.setattr(sokoasp.worker, "solve", spinning)
+    result = solve_isolated(level_of(LEVEL), SolveConfig(), 30, 2000)
+    assert result.status == Status.TIMEOUT and "CPU-time" in result.message
+
+
+def test_what_native_code_writes_in_a_worker_does_not_reach_the_terminal(monkeypatch: pytest.MonkeyPatch,
+                                                                        capfd: pytest.CaptureFixture[str]) -> None:
+    def aborting(*args: object, **kwargs: object) -> None:
+        os.write(2, b"terminate called after throwing an instance of 'std::bad_alloc'\n")
+        raise MemoryError
+
+    monkeypatch.setattr(sokoasp.worker, "solve", aborting)
+    result = solve_isolated(level_of(LEVEL), SolveConfig(), 30, 2000)
+    assert result.status == Status.MEMORY_OUT and "2000 MB" in result.message
+    assert "bad_alloc" not in capfd.readouterr().err
