@@ -52,9 +52,9 @@ class InputError(SokoaspError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.source or "<input>"
-        if self.line is not None:
-            where += f":{self.line}"
+        if self.source is None:  # an option, not a file: the problem says which
+            return self.problem
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
         return f"{where}: {self.problem}"
 
     def at(self, source: str) -> InputError:

@@ -28,7 +28,11 @@ GRACE_SECONDS = 2.0  # a worker gets at most this long past its time limit to an
 GRACE_SHARE = 0.25  # ... and at most this share of a short limit
 
 OUTSIDE_SIGNALS = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
-MEMORY_SIGNALS = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}  # how native code dies when an allocation fails
+# How a worker dies in native code when an allocation fails (every Python exception of a worker is
+# caught and sent as a result): clingo's terminate handler (exit 1), an abort, a fault, or glibc's
+# exit 127 ("cannot allocate memory for thread-local data" when a thread starts). Under a memory
+# limit such a death is read as memory out; without one it is an error.
+MEMORY_DEATHS = {1, 127, -signal.SIGABRT, -signal.SIGSEGV, -signal.SIGBUS}
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 LIVE: set[Worker] = set()  # the workers started and not yet stopped, for stop_all
 
@@ -180,8 +184,9 @@ class Worker:
             raise Interrupted(f"the solver process was stopped by signal {-code}")
         elif code == -signal.SIGXCPU:
             result = Result(Status.TIMEOUT, message="the CPU-time limit was reached")
-        elif code is not None and -code in MEMORY_SIGNALS and (self.memory_mb or memory_limit_mb()):
-            result = Result(Status.MEMORY_OUT, message=f"worker aborted (signal {-code}) under a memory limit")
+        elif code in MEMORY_DEATHS and (self.memory_mb or memory_limit_mb()):
+            result = Result(Status.MEMORY_OUT, message=f"worker died (exit {code}) in native code under a "
+                                                       f"{self.memory_mb or memory_limit_mb()} MB limit")
         else:
             result = Result(Status.ERROR, message=f"worker died (exit {self.process.exitcode})")
         return self.stamp(result)

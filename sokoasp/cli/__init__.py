@@ -130,10 +130,12 @@ def run(command: click.Command, args: list[str] | None = None, prog_name: str | 
     except SokoaspError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(error.exit_code)
-    except OSError as error:  # a path the user named: a folder for a file, a folder that is not there, no rights
-        if error.filename is None:
-            internal_error(error)
-        click.echo(f"error: {error.filename}: {error.strerror}", err=True)
+    except BrokenPipeError:  # the reader of our output left (``| head``): what was to be written is written
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        sys.exit(ExitCode.ERROR)
+    except OSError as error:  # a path the user named (a folder for a file, no rights), or a full disk
+        where = f"{error.filename}: " if error.filename is not None else ""
+        click.echo(f"error: {where}{error.strerror or error}", err=True)
         sys.exit(ExitCode.INPUT_ERROR)
     except KeyboardInterrupt:
         interrupted()

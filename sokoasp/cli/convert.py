@@ -12,6 +12,7 @@ from sokoasp.board.pddl import DOMAIN
 from sokoasp.board.pddl import problem as pddl_problem
 from sokoasp.board.xsb import write_collection, write_level
 from sokoasp.errors import InputError
+from sokoasp.tools.files import new_folder, writable, write_new
 
 
 @click.command()
@@ -35,7 +36,7 @@ def convert(source: Path, target: Path, which: str | None, horizon: int | None) 
         text = write_level(loaded[0].level)
     else:
         text = write_collection([item.level for item in loaded])
-    target.write_text(text, encoding="utf-8")
+    writable(target).write_text(text, encoding="utf-8")
     click.echo(f"wrote {target} ({len(loaded)} level{'s' if len(loaded) > 1 else ''})")
 
 
@@ -50,10 +51,10 @@ def export(source: Path, folder: Path, pddl: bool, which: str | None) -> None:
     The domain has unit-cost move and push actions, so a cost-optimal plan is move-optimal.
     """
     loaded = [load_level(source, which)] if which else load_all(source)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "domain.pddl").write_text(DOMAIN)
+    new_folder(folder)
+    write_new(folder / "domain.pddl", DOMAIN)
     for number, item in enumerate(loaded, start=1):
         name = item.level.title or (source.stem if len(loaded) == 1 else f"{source.stem}-{number}")
         stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
-        (folder / f"{stem}.pddl").write_text(pddl_problem(item.level, name))
+        write_new(folder / f"{stem}.pddl", pddl_problem(item.level, name))
     click.echo(f"wrote {folder / 'domain.pddl'} and {len(loaded)} problem file(s)")

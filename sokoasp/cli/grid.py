@@ -12,6 +12,7 @@ from sokoasp.config import SolveConfig
 from sokoasp.configure import HORIZON_MAX
 from sokoasp.errors import InputError, SokoaspError
 from sokoasp.portfolio.suggest import choose_members
+from sokoasp.tools.files import new_folder, writable, write_new
 from sokoasp.tools.grid.report import AGGREGATES, csv_table, markdown_table, ratio_table, read_runs_csv, runs_csv, thesis_tables
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import PORTFOLIOS, GridSpec, build_spec, load_instances, read_spec
@@ -121,9 +122,9 @@ def grid_report(database: Path, runs_path: Path | None, out: Path | None, statis
         from sokoasp.tools.grid.examples import example_images  # these import matplotlib (a third of a second): only when drawing
         from sokoasp.tools.grid.plots import cactus, heatmap, scatter, speedup
 
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "table.md").write_text(table + "\n")
-        (out / "table.csv").write_text(csv_table(rows, statistic))
+        new_folder(out)
+        write_new(out / "table.md", table + "\n")
+        write_new(out / "table.csv", csv_table(rows, statistic))
         written = cactus(rows, out / "cactus") + heatmap(rows, out / "heatmap", statistic, thesis)
         if baseline:
             written += speedup(rows, baseline, out / "speedup", statistic, thesis)
@@ -178,7 +179,7 @@ def bench(levels: tuple[Path, ...], baseline: str, configurations: tuple[str, ..
     digests = {i.digest for i in instances}
     rows = [r for r in read_rows(database) if r["configuration"] in wanted and r["instance_hash"] in digests
             and r["time_limit"] == time_limit]
-    csv_path.write_text(runs_csv(rows), encoding="utf-8")
+    writable(csv_path).write_text(runs_csv(rows), encoding="utf-8")
     click.echo(ratios(rows, parse_label(baseline)))
     click.echo(f"\n{len(rows)} runs; every run in {csv_path}")
 
@@ -202,5 +203,5 @@ def grid_export(database: Path, csv_path: Path) -> None:
       sokoasp grid export --db results.sqlite --csv runs.csv
     """
     rows = read_rows(database)
-    csv_path.write_text(runs_csv(rows), encoding="utf-8")
+    writable(csv_path).write_text(runs_csv(rows), encoding="utf-8")
     click.echo(f"wrote {len(rows)} runs to {csv_path}")

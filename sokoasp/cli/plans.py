@@ -37,17 +37,18 @@ def plans_command(level_file: Path, record: Path, databases: tuple[Path, ...]) -
         raise InputError("no such file (give --db to start a record)", str(record))
     entries = read_record(record, levels) if record.exists() else {}
     if databases:
+        said = []  # said after the record is written: a reader that leaves early (| head) loses no plan
         for database in databases:
             if not database.is_file():
                 raise InputError("no such results database", str(database))
             found = entries_from_runs(read_rows(database), levels, str(database))
             if not found:
-                click.echo(f"{database}: no solved run of a level of {level_file.name}")
+                said.append(f"{database}: no solved run of a level of {level_file.name}")
             entries, taken = merge(entries, found)
-            for entry in taken:
-                click.echo(f"level {entry.level}: {entry.pushes} pushes{bound_note(entry)}, "
-                           f"{entry.moves} moves ({entry.configuration}, {entry.seconds:.1f} s, {database.name})")
+            said += [f"level {entry.level}: {entry.pushes} pushes{bound_note(entry)}, {entry.moves} moves "
+                     f"({entry.configuration}, {entry.seconds:.1f} s, {database.name})" for entry in taken]
         write_record(record, entries)
+        click.echo("\n".join(said)) if said else None
     numbers = ", ".join(str(number) for number in sorted(entries))
     proven = sum(entry.proven for entry in entries.values())
     bounded = sum(not entry.proven and entry.lower_bound is not None for entry in entries.values())

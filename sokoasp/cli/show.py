@@ -12,6 +12,7 @@ from sokoasp.cli.options import SECONDS
 from sokoasp.cli.output import status_text
 from sokoasp.config import SolveConfig
 from sokoasp.errors import InputError
+from sokoasp.tools.files import writable
 from sokoasp.tools.records import recorded_plan
 from sokoasp.tools.show.frames import play
 from sokoasp.tools.show.html import html_page
@@ -66,7 +67,7 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
     for path in outputs:
         from sokoasp.tools.show.picture import animate, picture  # matplotlib takes a third of a second to import: only when drawing
 
-        suffix = path.suffix.lower()
+        suffix = writable(path).suffix.lower()
         if suffix not in SUFFIXES:
             raise InputError(f"unknown output type {suffix or '(none)'}: use {', '.join(sorted(SUFFIXES))}", str(path))
         if suffix in {".png", ".svg"}:

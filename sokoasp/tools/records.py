@@ -12,9 +12,9 @@ levels a record holds plans for is a count anyone can check again.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from sokoasp.board.level import Level
 from sokoasp.board.loading import load_all
 from sokoasp.board.simulator import count_pushes, replay
 from sokoasp.errors import InputError
+from sokoasp.tools.files import write_new
 
 FIELDS = ("level", "title", "pushes", "moves", "proven", "lower_bound", "configuration", "seconds", "plan")
 OPTIONAL = {"proven", "lower_bound"}  # records written before these columns have none
@@ -122,6 +123,9 @@ def entries_of(reader: csv.DictReader[str], levels: list[Level], source: str) ->
         if (str(entry.pushes), str(entry.moves)) != (row["pushes"], row["moves"]):
             raise InputError(f"level {entry.level}: the plan has {entry.pushes} pushes and {entry.moves} moves, "
                              f"the row says {row['pushes']} and {row['moves']}", source, line)
+        if row["title"] != entry.title:
+            raise InputError(f"level {entry.level}: the row's title {row['title'][:40]!r} is not the level's "
+                             f"{entry.title[:40]!r} (a record of another collection?)", source, line)
         if entry.level in entries:
             raise InputError(f"level {entry.level} has a row already", source, line)
         entries[entry.level] = entry
@@ -158,19 +162,13 @@ def whole_number(text: str) -> bool:
 
 
 def write_record(path: Path, entries: dict[int, Entry]) -> None:
-    """Write the record, one row per level in level order (a temporary file first, so a
-    crash never leaves half a record)."""
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f"{path.name}.", suffix=".partial", delete=False,
-                                     newline="", encoding="utf-8") as handle:  # a new file: never one a link leads to
-        try:
-            writer = csv.DictWriter(handle, fieldnames=FIELDS, lineterminator="\n")
-            writer.writeheader()
-            for number in sorted(entries):
-                writer.writerow(entries[number].row())
-        except BaseException:
-            Path(handle.name).unlink()
-            raise
-    Path(handle.name).replace(path)
+    """Write the record, one row per level in level order (whole or not at all, never through a link)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for number in sorted(entries):
+        writer.writerow(entries[number].row())
+    write_new(path, buffer.getvalue())
 
 
 def entries_from_runs(rows: list[dict[str, Any]], levels: list[Level], source: str) -> dict[int, Entry]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -182,3 +183,28 @@ def test_show_solve_with_a_fixed_horizon_encoding_says_what_it_needs_and_names_t
     level = str(ROOT / "instances" / "microban_1-5.sok")
     code, out = run("show", "--solve", "plain", "-l", "1", level)
     assert code == ExitCode.INPUT_ERROR and level in out and "#const horizon" in out and "--horizon" not in out
+
+
+@pytest.mark.parametrize("command", [["show", "-o", "{out}.png"], ["show", "-o", "{out}.html"], ["convert", "{out}.sok"]])
+def test_an_output_that_is_a_pipe_is_refused_instead_of_blocking(tmp_path: Path, command: list[str]) -> None:
+    out = tmp_path / "out"
+    target = Path(command[-1].format(out=out))
+    os.mkfifo(target)
+    level = str(ROOT / "instances" / "thesis_example.lp")
+    args = [command[0], level, str(target)] if command[0] == "convert" else [command[0], level, "-o", str(target)]
+    code, said = run(*args)
+    assert code == ExitCode.INPUT_ERROR and "not a regular file" in said and str(target) in said
+
+
+def test_a_full_disk_is_an_error_of_one_line_with_exit_code_7(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # as a write fails: no file name
+
+    monkeypatch.setattr(Path, "write_text", full)
+    code, said = run("convert", str(ROOT / "instances" / "thesis_example.lp"), str(tmp_path / "x.sok"))
+    assert code == ExitCode.INPUT_ERROR and said == f"error: {os.strerror(errno.ENOSPC)}\n"
+
+
+def test_an_error_of_an_option_names_no_made_up_file() -> None:
+    code, said = run("show", "--plan", "R", "--solve", "push", str(ROOT / "instances" / "thesis_example.lp"))
+    assert code == ExitCode.INPUT_ERROR and said == "error: give one of --plan, --solve and --record\n"

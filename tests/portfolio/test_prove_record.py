@@ -119,5 +119,5 @@ def test_a_record_for_a_folder_of_levels_is_refused(tmp_path: Path) -> None:
 def test_a_record_that_is_not_a_file_name_is_refused(tmp_path: Path) -> None:
     collection(tmp_path)
     grid = write(tmp_path, "grid.toml", 'encodings = ["record-prove"]\n[[instances]]\npath = "tiny.sok"\nrecord = 3\n')
-    with pytest.raises(InputError, match="path and record are file names"):
+    with pytest.raises(InputError, match=r"instances\[1\]\.record must be a text, not 3"):
         read_spec(grid)

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import bfs_moves, bfs_pushes
+from test_cli import run
 
 from sokoasp.board.simulator import replay
 from sokoasp.board.xsb import write_level
-from sokoasp.errors import InputError
+from sokoasp.errors import ExitCode, InputError
 from sokoasp.sokoban.analysis import dead_squares
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.pushes import expand_pushes
@@ -157,3 +158,46 @@ def test_recipe_values_of_the_wrong_kind_are_refused_with_their_line(tmp_path: P
     with pytest.raises(InputError, match=problem) as caught:
         read_recipe(path)
     assert "r.toml:" in str(caught.value)
+
+
+def generate(tmp_path: Path, out: Path, *more: str) -> tuple[int, str]:
+    recipe = tmp_path / "r.toml"
+    recipe.write_text(RECIPE.replace("levels_per_class = 2", "levels_per_class = 1"))
+    return run("generate", str(recipe), "--out", str(out), *more)
+
+
+def test_generate_refuses_a_folder_holding_other_files_and_rewrites_its_own(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n")
+    code, said = generate(tmp_path, out)
+    assert code == ExitCode.INPUT_ERROR and "--force" in said and sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    assert generate(tmp_path, out, "--force")[0] == 0 and (out / "notes.txt").read_text() == "mine\n"
+    fresh = tmp_path / "fresh"
+    assert generate(tmp_path, fresh)[0] == 0
+    assert generate(tmp_path, fresh)[0] == 0  # its own earlier output: rebuilt without --force
+
+
+def test_generate_replaces_links_instead_of_writing_through_them(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert generate(tmp_path, out)[0] == 0
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me\n")
+    (out / "manifest.csv").unlink()
+    (out / "manifest.csv").symlink_to(precious)
+    assert generate(tmp_path, out)[0] == 0
+    assert precious.read_text() == "keep me\n" and not (out / "manifest.csv").is_symlink()
+    assert not [path for path in out.rglob("*.partial")]
+
+
+@pytest.mark.parametrize(("old", "new", "problem"), [
+    ('size = "5x4"', 'size = "50x50"', "at most 400 cells"),
+    ("levels_per_class = 2", "levels_per_class = 1000000000", r"count must be 1\.\.1000"),
+    ("levels_per_class = 2", "levels_per_class = 600", "more than 1000 levels"),  # two classes
+])
+def test_a_recipe_that_would_take_hours_is_refused_before_any_work(tmp_path: Path, old: str, new: str,
+                                                                   problem: str) -> None:
+    path = tmp_path / "r.toml"
+    path.write_text(RECIPE.replace(old, new, 1))
+    with pytest.raises(InputError, match=problem):
+        read_recipe(path)

@@ -225,7 +225,7 @@ def test_start_factors_are_a_grid_dimension_with_their_own_keys(tmp_path: Path) 
         else:
             assert row["horizon"] >= bound >= 1
     grid.write_text("start_factors = [0]\n" + body)
-    with pytest.raises(InputError, match="start_factors must be whole numbers >= 1"):
+    with pytest.raises(InputError, match=r"start_factors\[1\] must be a whole number from 1"):
         read_spec(grid)
 
 
@@ -256,7 +256,7 @@ def test_the_goal_room_phase_is_a_grid_dimension(tmp_path: Path) -> None:
     assert rows and all(json.loads(row["config"])["phases"] == ["goal-room=50k"] for row in rows)
     assert all(row["pushes"] >= bfs_pushes(HAND_MADE[Path(row["instance"]).stem]) for row in rows)
     grid.write_text("phases = [[true]]\n" + body)
-    with pytest.raises(InputError, match="phases must be a list of phase lists"):
+    with pytest.raises(InputError, match=r"phases\[1\]\[1\] must be a text, or a table"):
         read_spec(grid)
 
 
@@ -332,7 +332,7 @@ def test_interleave_is_a_grid_dimension_for_jump_families(tmp_path: Path) -> Non
     assert run_grid(read_spec(grid), database, show_progress=False, note=lambda _: None).solved == len(both)
     assert all(row["solved"] for row in rows_of(database))
     grid.write_text("interleave = [0]\n" + body)
-    with pytest.raises(InputError, match="interleave must list whole numbers >= 1"):
+    with pytest.raises(InputError, match=r"interleave\[1\] must be a whole number from 1"):
         read_spec(grid)
 
 

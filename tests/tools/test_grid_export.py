@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import csv
 import shutil
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from corpus import HAND_MADE
 from test_cli import run
-from test_grid import rows_of, tiny_folder
+from test_grid import TINY, rows_of, tiny_folder
 
 from sokoasp.config import PhaseRun
-from sokoasp.errors import InputError
+from sokoasp.errors import ExitCode, InputError
 from sokoasp.tools.grid.report import read_runs_csv, thesis_order, thesis_tables
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import build_spec, load_instances
@@ -108,3 +112,50 @@ def test_a_bad_runs_csv_is_an_input_error_with_its_line(tmp_path: Path, text: st
     assert caught.value.line == (1 if "no column" in problem else 2)
     code, out = run("grid", "report", "--runs", str(path))
     assert code == 7 and problem.split("'")[0] in out
+
+
+@pytest.fixture(scope="module")
+def solved_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("db")
+    database = folder / "r.sqlite"
+    spec = build_spec(load_instances(tiny_folder(folder)), ["push"], [()], [()], 30, None, 60)
+    run_grid(spec, database, show_progress=False, note=lambda _: None)
+    return database
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    ("UPDATE runs SET total_time = -5", "total_time holds '-5.0'"),
+    ("UPDATE runs SET total_time = 9e999", "total_time holds 'inf'"),
+    ("UPDATE runs SET stats = '[]'", "stats holds '[]', not a JSON object"),
+    ("UPDATE runs SET moves = 'many'", "moves holds 'many', not integer"),
+    ("UPDATE runs SET status = 'won'", "status holds 'won', not a status"),
+    ("DROP TABLE runs; CREATE TABLE runs (key TEXT, x INTEGER); INSERT INTO runs VALUES ('a', 1)", "not a results database"),
+])
+@pytest.mark.parametrize("command", ["plans", "report", "export"])
+def test_a_tampered_database_is_an_input_error_in_every_reader(solved_database: Path, tmp_path: Path, change: str,
+                                                               problem: str, command: str) -> None:
+    database = tmp_path / "r.sqlite"
+    shutil.copy(solved_database, database)
+    with sqlite3.connect(database) as db:
+        db.executescript(change)
+    db.close()
+    level = tmp_path / "levels.sok"
+    level.write_text("".join(f"; {name}\n{HAND_MADE[name]}\n" for name in TINY))
+    record = tmp_path / "record.csv"
+    args = {"plans": ["plans", str(level), str(record), "--db", str(database)],
+            "report": ["grid", "report", "--db", str(database)],
+            "export": ["grid", "export", "--db", str(database), "--csv", str(tmp_path / "out.csv")]}[command]
+    code, out = run(*args)
+    assert code == ExitCode.INPUT_ERROR and problem in out and str(database) in out, out
+    assert not record.exists()
+
+
+def test_a_record_is_written_even_when_the_reader_of_the_output_leaves_early(solved_database: Path,
+                                                                              tmp_path: Path) -> None:
+    level = tmp_path / "levels.sok"
+    level.write_text("".join(f"; {name}\n{HAND_MADE[name]}\n" for name in TINY))
+    record = tmp_path / "record.csv"
+    command = f"{sys.executable} -m sokoasp plans {level} {record} --db {solved_database} | head -c 1"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
+    assert record.exists() and len(record.read_text().splitlines()) == 1 + len(TINY), done.stderr
+    assert "Traceback" not in done.stderr

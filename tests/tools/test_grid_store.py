@@ -87,7 +87,8 @@ def test_a_grid_whose_runs_all_fail_says_so_and_exits_non_zero(tmp_path: Path, m
     ("max_horizon = -1", "max_horizon must be a whole number"),
     ("time_limit = nan", "time_limit must be seconds"),
     ('clingo_options = [["--configuration=/etc/passwd"]]', "clasp's presets"),
-    ('clingo_options = [["--no-such-clingo-option"]]', "clingo does not take"),
+    ('clingo_options = [["--no-such-clingo-option"]]', "not one sokoasp passes on"),
+    ('clingo_options = [["--seed=minus-one"]]', "clingo does not take"),
 ])
 def test_a_grid_file_is_checked_whole_before_the_first_run(line: str, problem: str, tmp_path: Path) -> None:
     from test_cli import run

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,9 @@ TOML_PIECES = ["time_limit", "memory_limit", "max_horizon", "encodings", "strate
                "start_factors", "interleave", "end_game", "stage_encodings", "seed", "pulls", "levels_per_class",
                "[[classes]]", "[[instances]]", "name", "structure", "size", "boxes", "zones", "blocks", "count", "path",
                ' = ', '"', "[", "]", ",", "\n", "1", "0", "-1", "1e308", "nan", "inf", "true", "false", '"push"',
-               '"staged=50k"', '"dead"', '"6x5"', '"rectangular"', '"--x"', '"lots"', "3.5", "[[]]", '"x"']
+               '"staged=50k"', '"dead"', '"6x5"', '"rectangular"', '"--x"', '"lots"', "3.5", "[[]]", '"x"',
+               "9" * 5000, "[" * 300, '"\\u0000"', '"\u00b2"', '"1-30000000"', "{}", "{ a = 1 }", "class", "levels",
+               "record", "instances", "classes", "= 5", "= [1]"]
 CSV_PIECES = ["level,title,pushes,moves,proven,lower_bound,configuration,seconds,plan\n", "1", "2", ",", "\n", "R",
               "push-optimal", "nan", "-5", "push", "\ufeff", '"', "999999999999", "r"]
 LEVEL = "#####\n#@$.#\n#####\n"
@@ -43,6 +46,23 @@ def test_any_grid_file_or_recipe_is_read_or_refused(tmp_path_factory, text: str)
     only_input_errors(read_spec, path)
     path.write_text(text)
     only_input_errors(read_recipe, path)
+
+
+@pytest.mark.parametrize("text", [
+    "instances = 5", "[[instances]]\nrecord = 0\npath = 'l.sok'", "[[instances]]\npath = \"l\\u0000.sok\"",
+    "[[instances]]\npath = 'l.sok'\nlevels = '\u00b2'", "[[instances]]\npath = 'l.sok'\nclass = [1]",
+    "[[instances]]\npath = 'l.sok'\nlevels = '1-30000000'", "time_limit = " + "9" * 5000,
+    "encodings = " + "[" * 400 + "]" * 400, "classes = 5", "strategies = [[1]]", "phases = [[{ name = [1] }]]",
+    "[[classes]]\nname = 'a'\nsize = '5x4'\nboxes = 1\ncount = 1000000000",
+])
+def test_values_of_the_wrong_kind_are_input_errors_naming_a_file(tmp_path: Path, text: str) -> None:
+    (tmp_path / "l.sok").write_text(LEVEL)
+    path = tmp_path / "g.toml"
+    path.write_text(text)
+    for read in (read_spec, read_recipe):
+        with pytest.raises(InputError) as caught:
+            read(path)
+        assert str(caught.value).startswith(str(tmp_path))  # the grid file, or the level file it names
 
 
 @FUZZ

@@ -77,20 +77,21 @@ def test_a_row_whose_plan_fails_replay_is_an_input_error_naming_its_line(tmp_pat
 
 @pytest.mark.parametrize(("text", "problem"), [
     ("level,plan\n1,R\n", ":1: not a plan record: no column title, pushes, moves, configuration, seconds"),
-    ("level,title,pushes,moves,configuration,seconds,plan\n1,t,2,1,push,0.1,R\n",
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,one-push,2,1,push,0.1,R\n",
      ":2: level 1: the plan has 1 pushes and 1 moves, the row says 2 and 1"),
     ("level,title,pushes,moves,configuration,seconds,plan\n9,t,1,1,push,0.1,R\n",
      ":2: level 9 is not in the collection (1..4)"),
-    ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R\n1,t,1,1,push,0.1,R\n",
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,one-push,1,1,push,0.1,R\n1,one-push,1,1,push,0.1,R\n",
      ":3: level 1 has a row already"),
-    ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1\n", ":2: expected 7 fields"),
-    ("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R,extra\n", ":2: expected 7 fields"),
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,one-push,1,1\n", ":2: expected 7 fields"),
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,another,1,1,push,0.1,R\n", ":2: level 1: the row's title 'another'"),
+    ("level,title,pushes,moves,configuration,seconds,plan\n1,one-push,1,1,push,0.1,R,extra\n", ":2: expected 7 fields"),
     ("level,title,pushes,moves,configuration,seconds,plan\none,t,1,1,push,0.1,R\n", ":2: level: 'one' is not a level number"),
-    ("level,title,pushes,moves,proven,configuration,seconds,plan\n1,t,1,1,yes,push,0.1,R\n",
+    ("level,title,pushes,moves,proven,configuration,seconds,plan\n1,one-push,1,1,yes,push,0.1,R\n",
      ":2: proven: 'yes' is neither empty nor 'push-optimal'"),
-    ("level,title,pushes,moves,lower_bound,configuration,seconds,plan\n1,t,1,1,2,push,0.1,R\n",
+    ("level,title,pushes,moves,lower_bound,configuration,seconds,plan\n1,one-push,1,1,2,push,0.1,R\n",
      ":2: the plan of level 1 has 1 pushes, fewer than its lower bound 2"),
-    ("level,title,pushes,moves,lower_bound,configuration,seconds,plan\n1,t,1,1,x,push,0.1,R\n",
+    ("level,title,pushes,moves,lower_bound,configuration,seconds,plan\n1,one-push,1,1,x,push,0.1,R\n",
      ":2: lower_bound: 'x' is not a number of pushes"),
 ])
 def test_bad_records_are_input_errors(tmp_path: Path, text: str, problem: str) -> None:
@@ -126,7 +127,7 @@ def test_merging_keeps_the_plan_with_fewer_pushes_then_fewer_moves() -> None:
 
 def test_a_record_without_the_proven_column_reads_and_is_written_with_it(tmp_path: Path) -> None:
     record = tmp_path / "record.csv"
-    record.write_text("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R\n")
+    record.write_text("level,title,pushes,moves,configuration,seconds,plan\n1,one-push,1,1,push,0.1,R\n")
     levels = read_levels(collection(tmp_path).read_text(), "<test>")
     entries = read_record(record, levels)
     assert not entries[1].proven
@@ -241,7 +242,7 @@ def test_a_record_is_written_through_a_new_file_and_never_through_a_link(tmp_pat
     """A link where an older sokoasp wrote its temporary ``.partial`` file leaves its target as
     it was; no temporary file is left behind."""
     record = tmp_path / "record.csv"
-    record.write_text("level,title,pushes,moves,configuration,seconds,plan\n1,t,1,1,push,0.1,R\n")
+    record.write_text("level,title,pushes,moves,configuration,seconds,plan\n1,one-push,1,1,push,0.1,R\n")
     levels = read_levels(collection(tmp_path).read_text(), "<test>")
     entries = read_record(record, levels)
     precious = tmp_path / "precious.txt"

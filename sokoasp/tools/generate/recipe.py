@@ -24,15 +24,12 @@ import csv
 import io
 import random
 import re
-import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sokoasp.board.facts import digest, write_facts
 from sokoasp.board.level import Level
-from sokoasp.board.loading import read_text
 from sokoasp.board.simulator import count_pushes, replay
 from sokoasp.board.xsb import write_level
 from sokoasp.errors import InputError
@@ -40,13 +37,14 @@ from sokoasp.pipeline import SolveConfig, solve
 from sokoasp.result import Status
 from sokoasp.sokoban.breadth_first import move_optimum, push_optimum
 from sokoasp.sokoban.pushes import expand_pushes
+from sokoasp.tools.files import new_folder, write_new
 from sokoasp.tools.generate.boards import joined_blocks, rectangle, zones
 from sokoasp.tools.generate.scramble import scramble
+from sokoasp.tools.schema import Flag, ListOf, Number, Said, Table, Text, line_of, read_toml
 
-TOP_KEYS = {"seed", "levels_per_class", "pulls", "node_limit", "conflict_limit", "classes"}
-CLASS_KEYS = {"name", "structure", "size", "blocks", "boxes", "zones", "count", "pulls"}
 STRUCTURES = ("rectangular", "non-rectangular")
-MAX_CELLS = 2500
+MAX_CELLS = 400  # a board's cells: the optimum searches take seconds a level here, minutes on 50x50
+MOST_LEVELS = 1_000  # levels of one recipe: a portfolio, not a flood
 
 
 @dataclass(frozen=True)
@@ -80,31 +78,24 @@ class Made:
     optimal_moves: int | None
 
 
-def line_of(text: str, key: str, occurrence: int = 0) -> int | None:
-    """The line of the ``occurrence``-th ``key = ...`` in the recipe (for error messages)."""
-    hits = [i for i, line in enumerate(text.splitlines(), start=1) if re.match(rf"\s*{re.escape(key)}\s*=", line)]
-    return hits[occurrence] if occurrence < len(hits) else (hits[-1] if hits else None)
+WHOLE = Said(Number(0, 10**9, whole=True), "a whole number from 0 to 10^9")
+RECIPE = Table({
+    "seed": WHOLE, "levels_per_class": WHOLE, "pulls": WHOLE, "node_limit": WHOLE, "conflict_limit": WHOLE,
+    "classes": ListOf(Table({"name": Text(64), "structure": Text(64), "size": Text(64), "blocks": WHOLE, "boxes": WHOLE,
+                             "zones": Flag(), "count": WHOLE, "pulls": WHOLE}), least=0),
+})  # a recipe, checked whole before any class is read
 
 
 def read_recipe(path: Path) -> Recipe:
-    source = str(path)
-    text = read_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"not valid TOML: {error}", source) from None
-    return parse_recipe(data, text, source)
+    data, text = read_toml(path, RECIPE)
+    return parse_recipe(data, text, str(path))
 
 
 def parse_recipe(data: dict[str, Any], text: str, source: str) -> Recipe:
-    for key in data:
-        if key not in TOP_KEYS:
-            raise InputError(f"unknown key {key!r} (known: {', '.join(sorted(TOP_KEYS))})", source, line_of(text, key))
+    """The recipe of a table that fits ``RECIPE``: names, structures, sizes and counts checked."""
     entries = data.get("classes", [])
     if not entries:
         raise InputError("the recipe has no [[classes]]", source)
-    whole_numbers(data, ("levels_per_class", "pulls", "seed", "node_limit", "conflict_limit"),
-                  lambda key, problem: InputError(f"{key} {problem}", source, line_of(text, key)))
     default_count, default_pulls = int(data.get("levels_per_class", 3)), int(data.get("pulls", 40))
     classes, names = [], set()
     for index, entry in enumerate(entries):
@@ -113,6 +104,8 @@ def parse_recipe(data: dict[str, Any], text: str, source: str) -> Recipe:
             raise InputError(f"class {level_class.name!r} is defined twice", source, line_of(text, "name", index))
         names.add(level_class.name)
         classes.append(level_class)
+    if sum(level_class.count for level_class in classes) > MOST_LEVELS:
+        raise InputError(f"the recipe asks for more than {MOST_LEVELS} levels", source, line_of(text, "levels_per_class"))
     return Recipe(int(data.get("seed", 0)), int(data.get("node_limit", 100_000)),
                   int(data.get("conflict_limit", 5000)), classes)
 
@@ -121,14 +114,8 @@ def parse_class(entry: dict[str, Any], index: int, count: int, pulls: int, text:
     def fail(problem: str, key: str = "name") -> InputError:
         return InputError(f"class {entry.get('name', index + 1)!r}: {problem}", source, line_of(text, key, index))
 
-    for key in entry:
-        if key not in CLASS_KEYS:
-            raise fail(f"unknown key {key!r} (known: {', '.join(sorted(CLASS_KEYS))})", key)
-    if "name" not in entry or not isinstance(entry["name"], str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", entry["name"]):
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", entry.get("name", ""), re.A):
         raise fail("needs a name of 1 to 64 letters, digits, '-' or '_' (it names a folder)")
-    whole_numbers(entry, ("blocks", "boxes", "count", "pulls"), lambda key, problem: fail(f"{key} {problem}", key))
-    if not isinstance(entry.get("zones", False), bool):
-        raise fail(f"zones must be true or false, not {entry['zones']!r}", "zones")
     structure = entry.get("structure", "rectangular")
     if structure not in STRUCTURES:
         raise fail(f"unknown structure {structure!r} (choose {' or '.join(STRUCTURES)})", "structure")
@@ -153,18 +140,10 @@ def parse_class(entry: dict[str, Any], index: int, count: int, pulls: int, text:
         raise fail(f"{boxes} boxes do not fit: a board of {cells} cells takes 1..{room - 1}"
                    + (" (zones halve it)" if zoned else ""), "boxes")
     number = int(entry.get("count", count))
-    if number < 1:
-        raise fail("count must be >= 1", "count")
+    if not 1 <= number <= MOST_LEVELS:
+        raise fail(f"count must be 1..{MOST_LEVELS}", "count")
     return LevelClass(str(entry["name"]), structure, width, height, blocks, boxes, zoned, number,
                       int(entry.get("pulls", pulls)))
-
-
-def whole_numbers(table: dict[str, Any], keys: tuple[str, ...], fail: Callable[[str, str], InputError]) -> None:
-    """Each of ``keys`` that ``table`` has is a whole number from 0 to 10^9 (not a boolean)."""
-    for key in keys:
-        value = table.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**9:
-            raise fail(key, f"must be a whole number from 0, not {value!r}")
 
 
 def optimal_pushes(level: Level, conflict_limit: int) -> int | None:
@@ -217,16 +196,18 @@ MANIFEST_COLUMNS = ["file", "class", "structure", "width", "height", "floor", "b
                     "construction_moves", "construction_pushes", "optimal_pushes", "optimal_moves"]
 
 
-def write_portfolio(made: list[Made], recipe: Recipe, recipe_path: Path, out: Path) -> list[Path]:
+def write_portfolio(made: list[Made], recipe: Recipe, recipe_path: Path, out: Path, force: bool = False) -> list[Path]:
+    """Write the levels, manifest.csv and README.md into ``out``: a new or empty folder, this
+    recipe's earlier output, or any folder with ``force``. Files are replaced, never written
+    through a link."""
+    if not force:
+        check_out_folder(out, recipe_path)
     written = []
     rows = []
     for item in made:
-        folder = out / item.level_class.name
-        folder.mkdir(parents=True, exist_ok=True)
-        sok, facts = folder / f"{item.level.title}.sok", folder / f"{item.level.title}.lp"
-        sok.write_text(f"; {item.level.title}\n{write_level(item.level)}")
-        facts.write_text(write_facts(item.level, len(item.plan)))
-        written += [sok, facts]
+        folder = new_folder(out / item.level_class.name)
+        written += [write_new(folder / f"{item.level.title}.sok", f"; {item.level.title}\n{write_level(item.level)}"),
+                    write_new(folder / f"{item.level.title}.lp", write_facts(item.level, len(item.plan)))]
         rows.append({
             "file": f"{item.level_class.name}/{item.level.title}", "class": item.level_class.name,
             "structure": item.level_class.structure, "width": item.level.width, "height": item.level.height,
@@ -239,9 +220,24 @@ def write_portfolio(made: list[Made], recipe: Recipe, recipe_path: Path, out: Pa
     writer = csv.DictWriter(buffer, MANIFEST_COLUMNS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    (out / "manifest.csv").write_text(buffer.getvalue())
-    (out / "README.md").write_text(readme(recipe, recipe_path, out, made))
-    return written + [out / "manifest.csv", out / "README.md"]
+    return written + [write_new(out / "manifest.csv", buffer.getvalue()),
+                      write_new(out / "README.md", readme(recipe, recipe_path, out, made))]
+
+
+def check_out_folder(out: Path, recipe_path: Path) -> None:
+    """Refuse to write into a folder that holds anything but this recipe's earlier output (its
+    README names the recipe file)."""
+    if not out.exists():
+        return
+    new_folder(out)
+    if not any(out.iterdir()):
+        return
+    readme_path = out / "README.md"
+    earlier = (readme_path.is_file() and not readme_path.is_symlink()
+               and f"sokoasp generate {recipe_path.as_posix()} " in readme_path.read_text(errors="replace"))
+    if not earlier:
+        raise InputError("the folder is not empty and holds no earlier output of this recipe: choose a new "
+                         "folder, or give --force to write into it", str(out))
 
 
 def readme(recipe: Recipe, recipe_path: Path, out: Path, made: list[Made]) -> str:

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
-from sokoasp.board.loading import load_all, read_text
+from sokoasp.board.loading import load_all
 from sokoasp.config import TIME_LIMIT_MAX, PhaseRun, SolveConfig, changed_settings, work_text
 from sokoasp.configure import check_config
 from sokoasp.errors import InputError
@@ -34,10 +33,8 @@ from sokoasp.portfolio import prove
 from sokoasp.portfolio import race as portfolio
 from sokoasp.tools.grid.report import portable
 from sokoasp.tools.records import read_record
+from sokoasp.tools.schema import Either, ListOf, Number, Said, Table, Text, read_toml
 
-KEYS = {"time_limit", "memory_limit", "max_horizon", "encodings", "strategies", "clingo_options", "start_factors",
-        "phases", "interleave", "instances"}
-INSTANCE_KEYS = {"path", "class", "levels", "record"}
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
 PROVED_PORTFOLIO = "portfolio-prove"  # ... and then spends the time left proving its plan push-optimal (sokoasp.portfolio.prove)
@@ -214,26 +211,31 @@ def load_instances(path: Path, instance_class: str | None = None, levels: str | 
     ]
 
 
+GRID = Table({
+    "time_limit": Said(Number(0.01, TIME_LIMIT_MAX), f"seconds above 0 (a number, at most {TIME_LIMIT_MAX:g})"),
+    "memory_limit": Said(Number(1, 10**7, whole=True), "MB, a whole number from 1"),
+    "max_horizon": Number(0, 100_000, whole=True),
+    "encodings": Said(ListOf(Text(64)), 'a list of encoding names, e.g. ["push"]'),
+    "strategies": Said(ListOf(ListOf(Text(64), least=0)), 'a list of strategy sets, e.g. [[], ["dead"]]'),
+    "clingo_options": Said(ListOf(ListOf(Text(200), least=0)), 'a list of option lists, e.g. [[], ["--configuration=crafty"]]'),
+    "start_factors": Said(ListOf(Number(1, 1000, whole=True)), "whole numbers >= 1 (1 to 1000), e.g. [1, 3]"),
+    "phases": Said(ListOf(ListOf(Either(Text(200), Table(open=True)), least=0)),
+                   'a list of phase lists, e.g. [[], ["box-search=100k"], ["goal-room=60k", "staged=300k"]]'),
+    "interleave": Said(ListOf(Number(1, 1000, whole=True)), "whole numbers >= 1 (1: horizons one after another)"),
+    "instances": ListOf(Table({"path": Text(), "class": Text(64), "levels": Either(Text(200), Number(1, 10**9, whole=True)),
+                               "record": Text()}, required=frozenset({"path"}))),
+})  # a grid file, checked whole before any level is read
+
+
 def read_spec(path: Path) -> GridSpec:
     source = str(path)
-    try:
-        data = tomllib.loads(read_text(path))
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"not valid TOML: {error}", source) from None
-    unknown = set(data) - KEYS
-    if unknown:
-        raise InputError(f"unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(KEYS))})", source)
+    data, _ = read_toml(path, GRID)
     instances = []
     for entry in data.get("instances", []):
-        bad = set(entry) - INSTANCE_KEYS
-        if bad or "path" not in entry:
-            raise InputError(f"an [[instances]] entry needs 'path' and knows only {sorted(INSTANCE_KEYS)}", source)
         record = entry.get("record")
-        if not all(isinstance(named, str) for named in (entry["path"], record or "")):
-            raise InputError("an [[instances]] entry's path and record are file names (strings)", source)
-        instances += load_instances(beside(path, entry["path"]), entry.get("class"), entry.get("levels"),
+        levels = entry.get("levels")
+        instances += load_instances(beside(path, entry["path"]), entry.get("class"), None if levels is None else str(levels),
                                     beside(path, record) if record is not None else None)
-    check_types(data, source)
     return build_spec(
         instances,
         data.get("encodings", ["incremental"]),
@@ -249,44 +251,9 @@ def read_spec(path: Path) -> GridSpec:
     )
 
 
-def is_number(value: object, low: float, high: float, whole: bool = False) -> bool:
-    """A TOML number (not a boolean) in ``low..high`` (finite), whole where asked."""
-    kinds = int if whole else (int, float)
-    return isinstance(value, kinds) and not isinstance(value, bool) and low <= value <= high
-
-
-def is_list_of(value: object, kind: type, nested: bool = False) -> bool:
-    """A non-empty TOML list of ``kind`` values (``nested``: of lists of them)."""
-    if not isinstance(value, list) or not value:
-        return False
-    items = [item for inner in value if isinstance(inner, list) for item in inner] if nested else value
-    return (not nested or all(isinstance(inner, list) for inner in value)) and all(isinstance(i, kind) for i in items)
-
-
-TYPES: dict[str, tuple[Callable[[object], bool], str]] = {  # key: its check, and what it must be
-    "time_limit": (lambda v: is_number(v, 0.01, TIME_LIMIT_MAX), f"seconds above 0 (a number, at most {TIME_LIMIT_MAX:g})"),
-    "memory_limit": (lambda v: is_number(v, 1, 10**7, whole=True), "MB, a whole number from 1"),
-    "max_horizon": (lambda v: is_number(v, 0, 100_000, whole=True), "a whole number from 0 to 100000"),
-    "encodings": (lambda v: is_list_of(v, str), 'a list of encoding names, e.g. ["push"]'),
-    "strategies": (lambda v: is_list_of(v, str, nested=True), 'a list of strategy sets, e.g. [[], ["dead"]]'),
-    "clingo_options": (lambda v: is_list_of(v, str, nested=True), 'a list of option lists, e.g. [[], ["--configuration=crafty"]]'),
-}
-
-
-def check_types(data: dict[str, Any], source: str) -> None:
-    """Every key of a grid file holds what it must, before anything else is looked at."""
-    for key, (fits, what) in TYPES.items():
-        if key in data and not fits(data[key]):
-            raise InputError(f"{key} must be {what}, not {data[key]!r}", source)
-
-
-def phase_lists(value: object, source: str) -> list[tuple[PhaseRun, ...]]:
-    """The ``phases`` axis: a list of phase lists, each phase a "NAME[=WORK][:KEY=VALUE,...]"
+def phase_lists(value: list[list[str | dict[str, Any]]], source: str) -> list[tuple[PhaseRun, ...]]:
+    """The ``phases`` axis (its shape checked by ``GRID``): each phase a "NAME[=WORK][:KEY=VALUE,...]"
     string or a table with ``name``, ``work`` and the phase's settings."""
-    if not isinstance(value, list) or not value or not all(isinstance(runs, list) for runs in value) \
-            or not all(isinstance(item, str | dict) for runs in value for item in runs):
-        raise InputError('phases must be a list of phase lists, e.g. [[], ["box-search=100k"], '
-                         '["goal-room=60k", "staged=300k:families=push-macro+pull-route"]]', source)
     try:
         return [parse_phases(runs) for runs in value]
     except InputError as error:

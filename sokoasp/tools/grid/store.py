@@ -9,7 +9,9 @@ from __future__ import annotations
 import errno
 import fcntl
 import json
+import math
 import os
+import re
 import sqlite3
 import time
 from dataclasses import asdict
@@ -52,6 +54,10 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
+COLUMNS = {name: (kind, "NOT NULL" in rest or "PRIMARY" in rest)
+           for name, kind, rest in re.findall(r"^\s+(\w+) (TEXT|INTEGER|REAL)(.*)$", SCHEMA, re.M)}  # name: (type, required)
+JSON_COLUMNS = ("stats", "config")  # text holding a JSON object (or null)
+STATUSES = {status.value for status in Status}
 TIME_COLUMNS = ("ground", "solve", "total")  # a result's times with columns of their own; others go into stats
 
 
@@ -68,9 +74,15 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute(SCHEMA)
             self.db.commit()
+            names = {row[1] for row in self.db.execute("PRAGMA table_info(runs)")}
         except sqlite3.DatabaseError as error:
             self.release()
             raise InputError(f"not a results database ({error})", str(path)) from None
+        missing = [name for name in COLUMNS if name not in names]
+        if missing:
+            self.close()
+            raise InputError(f"not a results database of sokoasp: its runs table has no {', '.join(missing[:3])}",
+                             str(path))
 
     def done_keys(self) -> set[str]:
         """The runs a rerun skips: every run recorded, but those that ended in an error (a limit of
@@ -117,9 +129,11 @@ class Store:
             self.db.execute(f"INSERT OR REPLACE INTO runs ({names}) VALUES ({marks})", list(row.values()))
 
     def rows(self) -> list[dict[str, Any]]:
+        """Every row, each checked against the schema (a database is input: it may come from
+        elsewhere, or have been edited)."""
         cursor = self.db.execute("SELECT * FROM runs ORDER BY instance, configuration")
         names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor]
+        return [checked_row(dict(zip(names, row, strict=True)), str(self.path)) for row in cursor]
 
     def close(self) -> None:
         """Fold the write-ahead log into the database file, close it, and let the next writer in."""
@@ -160,6 +174,33 @@ def phase_columns(result: Result) -> dict[str, Any]:
     """What the phases did, for the stats column: the phase whose plan it is and each report."""
     found = {"found_by": result.found_by} if result.found_by else {}
     return found | ({"phases": [asdict(report) for report in result.phases]} if result.phases else {})
+
+
+def checked_row(row: dict[str, Any], source: str) -> dict[str, Any]:
+    """``row`` when each column holds its type (times finite and not negative, the JSON columns
+    objects); an input error naming the row otherwise."""
+    for name, (kind, required) in COLUMNS.items():
+        value = row[name]
+        if value is None and not required:
+            continue
+        if kind == "TEXT":
+            fits = isinstance(value, str)
+        elif kind == "INTEGER":
+            fits = isinstance(value, int) and value >= 0
+        else:
+            fits = isinstance(value, int | float) and 0 <= value < math.inf
+        if fits and name in JSON_COLUMNS:
+            try:
+                fits = isinstance(json.loads(value), dict | None)
+            except ValueError:
+                fits = False
+        if name == "status" and fits:
+            fits = value in STATUSES
+        if not fits:
+            raise InputError(f"run {str(row.get('key'))[:40]!r}: the column {name} holds {str(value)[:40]!r}, "
+                             f"not {'a JSON object' if name in JSON_COLUMNS else 'a status' if name == 'status' else kind.lower()}",
+                             source)
+    return row
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
