@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from sokoasp.board.loading import load_level
     from sokoasp.board.simulator import replay
     from sokoasp.config import PhaseRun, SolveConfig
+    from sokoasp.optimizer import Optimized, optimize
     from sokoasp.phases import PHASES
     from sokoasp.pipeline import solve
     from sokoasp.portfolio.race import race
@@ -24,12 +25,13 @@ __version__ = "0.1.0"  # the one place it is written: pyproject.toml reads it
 # each public name and the module that holds it
 PUBLIC = {"ENCODINGS": "sokoasp.asp.encodings", "STRATEGIES": "sokoasp.asp.strategies", "Level": "sokoasp.board.level",
           "load_level": "sokoasp.board.loading", "replay": "sokoasp.board.simulator", "PhaseRun": "sokoasp.config",
-          "SolveConfig": "sokoasp.config", "PHASES": "sokoasp.phases", "solve": "sokoasp.pipeline",
+          "SolveConfig": "sokoasp.config",
+          "optimize": "sokoasp.optimizer", "Optimized": "sokoasp.optimizer", "PHASES": "sokoasp.phases", "solve": "sokoasp.pipeline",
           "race": "sokoasp.portfolio.race", "PhaseReport": "sokoasp.result", "Result": "sokoasp.result",
           "Status": "sokoasp.result"}
 
-__all__ = ["ENCODINGS", "PHASES", "STRATEGIES", "Level", "PhaseReport", "PhaseRun", "Result", "SolveConfig", "Status",
-           "load_level", "race", "replay", "solve"]
+__all__ = ["ENCODINGS", "PHASES", "STRATEGIES", "Level", "Optimized", "PhaseReport", "PhaseRun", "Result", "SolveConfig",
+           "Status", "load_level", "optimize", "race", "replay", "solve"]
 
 
 def __getattr__(name: str) -> Any:

@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sokoasp"
 LAYERS = [
     {"cli", "__main__", "__init__"},
     {"tools"},
-    {"portfolio"},
+    {"portfolio", "optimizer"},
     {"pipeline", "worker", "configure"},
     {"phases"},
     {"asp"},

@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "export": ("convert", "export", "Export levels for other planners: FOLDER/domain.pddl and FOLDER/<level>.pddl."),
     "generate": ("generate", "generate", "Build a level portfolio from a TOML recipe (see generators/thesis.toml)."),
     "grid": ("grid", "grid", "Compare encodings x strategy sets x clingo options on instance portfolios."),
+    "optimize": ("optimize", "optimize_command", "Shorten a plan: windows of it are re-solved by clingo for the fewest "
+                 "moves or pushes and spliced in when shorter."),
     "phases": ("listings", "list_phases", "List the phases that may run before the horizon loop, with their settings and defaults."),
     "plans": ("plans", "plans_command", "Keep RECORD, a CSV of the best validated plan per level of LEVEL_FILE (fewest pushes, "
               "then moves), and replay every plan in it."),

@@ -39,11 +39,16 @@ def render(source: str, level: Level, result: Result) -> str:
         if report.home:
             lines.append("backwards:  the backward stages' state nearest the start (the boxes pulled off the goals so far)")
             lines += indented_board(report.home.splitlines())
-    stats = {key: value for key, value in result.stats.items() if key not in ("proof", "work")}
+    stats = {key: value for key, value in result.stats.items() if key not in ("proof", "work", "optimized")}
     if "proof" in result.stats:
         lines.append(labelled("proof", str(result.stats["proof"])))
     if "work" in result.stats:
         lines.append(labelled("work", f"{result.stats['work']} units (states searched, clasp conflicts and calls, rules / 100)"))
+    if "optimized" in result.stats:
+        done = result.stats["optimized"]
+        lines.append(labelled("optimized", f"{done['moves_before']} -> {result.moves} moves, {done['pushes_before']} -> "
+                                           f"{result.pushes} pushes ({done['metric']}; {done['windows_improved']} windows "
+                                           f"improved, {done['work']} units)"))
     if stats:
         lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in stats.items()))
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from sokoasp.board.loading import load_level
-from sokoasp.cli.options import level_argument, limits
+from sokoasp.cli.options import SECONDS, level_argument, limits
 from sokoasp.cli.output import EXIT_CODES_HELP
 from sokoasp.cli.solve import print_result
 from sokoasp.errors import InputError
@@ -24,10 +24,12 @@ from sokoasp.tools.records import recorded_plan
 @click.option("--record", type=click.Path(path_type=Path),
               help="With --prove: prove this plan record's plan for the level (the whole time), e.g. "
                    "instances/plans/microban_i.csv.")
+@click.option("--optimize", "optimize_seconds", type=SECONDS, metavar="SECONDS",
+              help="Then spend this long shortening the plan (sokoasp optimize), keeping what it was proven optimal in.")
 @limits
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def race_command(level_file: Path, which: str | None, prove: bool, record: Path | None, time_limit: float | None,
-                 memory_limit: int | None, as_json: bool) -> None:
+def race_command(level_file: Path, which: str | None, prove: bool, record: Path | None, optimize_seconds: float | None,
+                 time_limit: float | None, memory_limit: int | None, as_json: bool) -> None:
     """Race the portfolio's members on the cores and keep the first replayed plan.
 
     The members are listed by `sokoasp portfolio`; each runs in a process of its own under
@@ -37,6 +39,7 @@ def race_command(level_file: Path, which: str | None, prove: bool, record: Path 
     Examples:
       sokoasp race --time-limit 60 -l 59 ../shared/levels/microban_i.sok
       sokoasp race --prove --time-limit 60 -l 59 ../shared/levels/microban_i.sok
+      sokoasp race --optimize 20 --time-limit 60 -l 93 ../shared/levels/microban_i.sok
       sokoasp race --prove --record instances/plans/microban_i.csv --time-limit 60 -l 102 \\
           ../shared/levels/microban_i.sok
     """
@@ -53,4 +56,8 @@ def race_command(level_file: Path, which: str | None, prove: bool, record: Path 
             result = run_race(loaded.level, time_limit=time_limit, memory_mb=memory_limit)
     except InputError as error:
         raise error.at(loaded.source) from None
+    if optimize_seconds is not None and result.plan is not None:
+        from sokoasp.optimizer import optimize_result  # clingo windows: only when asked
+
+        result = optimize_result(loaded.level, result, optimize_seconds)
     print_result(loaded.source, loaded.level, result, as_json)

@@ -1,0 +1,47 @@
+"""Shorter plans: ``optimize`` re-solves windows of a plan exactly with clingo (windows.py) in a
+metric of moves and pushes (metric.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from sokoasp.board.level import Level
+from sokoasp.board.simulator import count_pushes
+from sokoasp.config import WORK_PER_SECOND, Clock
+from sokoasp.optimizer.metric import Metric, read_metric
+from sokoasp.optimizer.windows import WINDOW_WORK, Optimized, optimize_plan
+from sokoasp.pipeline import validate
+from sokoasp.result import Result
+
+DEFAULT_WORK = 300_000  # work units: about a minute at the nominal rate, enough for the windows of a long plan
+
+
+def optimize(level: Level, plan: str, metric: str | Metric = "moves", time_limit: float | None = None,
+             work: int = DEFAULT_WORK, window_work: int = WINDOW_WORK,
+             progress: Callable[[str], None] | None = None) -> Optimized:
+    """A plan no longer than ``plan`` in ``metric`` (``moves``, ``pushes``, ``pushes,moves`` or
+    ``moves,pushes``), replayed, found within ``work`` units; ``time_limit`` is the outer cap. The
+    same level, plan, metric and budgets give the same plan on every run the cap does not cut."""
+    chosen = read_metric(metric) if isinstance(metric, str) else metric
+    return optimize_plan(level, plan, chosen, Clock(limit=time_limit, until=work), window_work, progress)
+
+
+def optimize_result(level: Level, result: Result, seconds: float) -> Result:
+    """``result`` with its plan shortened for ``seconds`` (as work at the nominal rate, the
+    seconds the outer cap), in the unit it was proven optimal in first (pushes first when none),
+    so no optimality claim is lost; the result's stats say what was done."""
+    if result.plan is None:
+        return result
+    metric = "moves,pushes" if result.optimal_for == "moves" else "pushes,moves"
+    work = max(1_000, int(seconds * WORK_PER_SECOND))
+    outcome = optimize(level, result.plan, metric, time_limit=seconds, work=work)
+    stats = result.stats | {"optimized": {"metric": metric, "moves_before": len(result.plan),
+                                          "pushes_before": count_pushes(result.plan),
+                                          "windows_improved": outcome.windows_improved,
+                                          "whole_proven": outcome.whole_proven, "work": outcome.work}}
+    return validate(level, replace(result, plan=outcome.plan, moves=len(outcome.plan),
+                                   pushes=count_pushes(outcome.plan), stats=stats))
+
+
+__all__ = ["Optimized", "optimize", "optimize_result"]

@@ -1,0 +1,149 @@
+"""Plan optimization by windows: a stretch of the plan between two of its states is re-solved
+exactly by clingo in the metric's families and spliced in when shorter; windows slide along the
+plan and grow until none improves or the work budget is spent.
+
+Sound: every plan returned replays (checked after each splice) and is never longer in the metric
+than the plan given. A window's proof ("no shorter stretch between these two states") says
+nothing about the whole plan, unless the window is the whole plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sokoasp.board.level import Cell, Level
+from sokoasp.board.simulator import apply_step, replay
+from sokoasp.config import Clock, SolveConfig
+from sokoasp.errors import InputError
+from sokoasp.optimizer.metric import Family, Metric, cost_in
+from sokoasp.pipeline import solve
+from sokoasp.result import Status
+from sokoasp.sokoban.pushes import walk
+
+FIRST_WIDTH = 2  # pushes in the first windows: small enough to prove in a few clasp conflicts
+WINDOW_WORK = 50_000  # work units (about 10 s) one window's solve may spend: a long window is skipped, not waited for
+State = tuple[frozenset[Cell], Cell]  # the boxes and the player
+
+
+@dataclass(frozen=True)
+class Optimized:
+    """The outcome: the shortest plan found (replayed), the plan given, and what was tried."""
+
+    plan: str
+    given: str
+    metric: str
+    windows_tried: int
+    windows_improved: int
+    windows_proven: int  # windows shown to have no shorter stretch (each on its own)
+    whole_proven: bool  # the whole plan is proven optimal in the metric's first unit
+    work: int
+    stopped: str  # why it ended: "no window improves", "work budget spent", "time limit"
+
+
+@dataclass(frozen=True)
+class Window:
+    """The stretch ``plan[begin:end]``, from state ``start`` to state ``end_state``."""
+
+    begin: int
+    end: int
+    start: State
+    end_state: State
+    last: bool  # ends the plan: where the player ends does not matter
+
+
+@dataclass(frozen=True)
+class Answer:
+    stretch: str | None  # a replacement no longer than asked for, or None
+    proven: bool  # the stretch (or the window's own, when None) is optimal in the family's unit
+
+
+def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_work: int = WINDOW_WORK,
+                  progress: Callable[[str], None] | None = None) -> Optimized:
+    """Shorten ``plan`` (which must solve ``level``) in ``metric`` within ``clock``'s budget."""
+    if not replay(level, plan).ok:
+        raise InputError(f"the plan does not solve the level: {replay(level, plan).problem}")
+    given, width, answers = plan, FIRST_WIDTH, {}  # answers: each window asked once, whatever splices happen around it
+    tried = improved = proven = 0
+    whole_proven, stopped = False, "no window improves"
+    while True:
+        pushes = cost_in("pushes", plan)
+        changed = False
+        for window in windows(level, plan, width):
+            if clock.expired():
+                break
+            for family in metric.families:
+                key = (window.start, window.end_state, window.last, family, window.end - window.begin)
+                if key not in answers:
+                    answers[key] = solve_window(level, plan[window.begin:window.end], window, family,
+                                                clock.within(window_work))
+                    tried += 1
+                    proven += answers[key].proven
+                    if window.begin == 0 and window.last and family == metric.families[0]:
+                        whole_proven = answers[key].proven  # the plan's cost, or the stretch's that replaces it
+                stretch = answers[key].stretch
+                candidate = plan if stretch is None else plan[:window.begin] + stretch + plan[window.end:]
+                if metric.cost(candidate) < metric.cost(plan) and replay(level, candidate).ok:
+                    plan, changed = candidate, True
+                    improved += 1
+                    if progress:
+                        progress(f"window of {width} pushes at move {window.begin}: {metric.name} "
+                                 f"{metric.cost(given)} -> {metric.cost(plan)}")
+                    break
+            if changed or clock.expired():
+                break
+        if clock.expired():
+            stopped = "work budget spent" if clock.work_left() == 0 else "time limit"
+            break
+        if not changed:
+            if width >= pushes:
+                break
+            width *= 2
+    return Optimized(plan, given, metric.name, tried, improved, proven, whole_proven, clock.worked(), stopped)
+
+
+def windows(level: Level, plan: str, width: int) -> list[Window]:
+    """Windows of ``width`` pushes (and the walks around them), every half width along the plan:
+    each begins just after a push (or at the start) and ends just after a push (or at the end)."""
+    states: list[State] = [(level.boxes, level.player)]
+    cuts = [0]
+    player, boxes = level.player, set(level.boxes)
+    for index, letter in enumerate(plan):
+        player, pushed = apply_step(player, boxes, letter)
+        states.append((frozenset(boxes), player))
+        if pushed:
+            cuts.append(index + 1)
+    if cuts[-1] != len(plan):
+        cuts.append(len(plan))
+    found = []
+    for first in range(0, max(1, len(cuts) - 1), max(1, width // 2)):
+        last = min(first + width, len(cuts) - 1)
+        begin, end = cuts[first], cuts[last]
+        if end > begin:
+            found.append(Window(begin, end, states[begin], states[end], end == len(plan)))
+        if last == len(cuts) - 1:
+            break
+    return found
+
+
+def solve_window(level: Level, stretch: str, window: Window, family: Family, clock: Clock) -> Answer:
+    """A stretch from the window's start to its end state shorter than ``stretch`` in the family's
+    unit (found by clingo, optimal there), or None, proven when no shorter one exists."""
+    (boxes, player), (end_boxes, end_player) = window.start, window.end_state
+    if boxes == end_boxes:  # only walking: the shortest walk, or staying put at the plan's end
+        shortest = "" if window.last else walk(level, set(boxes), player, end_player)
+        return Answer(shortest if shortest is not None and len(shortest) < len(stretch) else None, True)
+    bound = cost_in(family.unit, stretch) - 1
+    part = Level(level.floor, boxes, end_boxes, player)
+    config = SolveConfig(encoding=family.encoding, strategies=family.strategies, max_horizon=max(bound, 0))
+    result = solve(part, config, clock=clock)
+    if result.status is Status.NO_PLAN_UP_TO_HORIZON:
+        return Answer(None, True)
+    if result.plan is None:
+        return Answer(None, False)
+    ending = replay(part, result.plan).player
+    home = "" if window.last else walk(level, set(end_boxes), ending, end_player)
+    if home is None:
+        return Answer(None, False)
+    exact = result.status is Status.SOLVED_OPTIMAL and (family.unit == "pushes" or not home)
+    return Answer(result.plan + home, exact)
