@@ -12,6 +12,8 @@ from corpus import HAND_MADE
 from oracle import bfs_pushes
 from test_cli import run
 
+from sokoasp import SolveConfig, solve
+from sokoasp.board.simulator import count_pushes
 from sokoasp.board.xsb import read_levels
 from sokoasp.errors import InputError
 from sokoasp.tools.grid.run import run_grid
@@ -251,3 +253,19 @@ def test_a_record_is_written_through_a_new_file_and_never_through_a_link(tmp_pat
     write_record(record, entries)
     assert precious.read_text() == "keep me\n" and read_record(record, levels) == entries
     assert sorted(path.name for path in tmp_path.iterdir() if path.name.endswith(".partial") and not path.is_symlink()) == []
+
+
+def test_plans_optimize_rewrites_a_row_only_with_a_shorter_replayed_plan(tmp_path: Path) -> None:
+    levels_path = collection(tmp_path)
+    levels = read_levels(levels_path.read_text(), "<test>")
+    best = solve(levels[1], SolveConfig(encoding="incremental")).plan  # turn-corner, move-optimal
+    assert best is not None and best[0] != "l"
+    detour = "rl" + best  # a step right and back first
+    record = tmp_path / "record.csv"
+    write_record(record, {1: checked_entry(levels, 1, "R", "by hand", 1.0, proven=True, lower_bound=1),
+                          2: checked_entry(levels, 2, detour, "by hand", 1.0)})
+    code, out = run("plans", str(levels_path), str(record), "--optimize", "20k")
+    after = read_record(record, levels)
+    assert code == 0 and (after[2].pushes, after[2].moves) == (count_pushes(best), len(best))
+    assert after[2].configuration == "by hand [optimized pushes,moves]" and after[1].plan == "R"
+    assert f"level 2: {count_pushes(best)} -> {count_pushes(best)} pushes, {len(detour)} -> {len(best)} moves" in out
