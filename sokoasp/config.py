@@ -60,6 +60,11 @@ def work_text(work: int) -> str:
     return str(work)
 
 
+def nominal_work(seconds: float) -> int:
+    """The work of ``seconds`` at the nominal rate (``WORK_PER_SECOND``), in whole thousands."""
+    return max(1, round(seconds * WORK_PER_SECOND / 1000)) * 1000
+
+
 def read_work(text: object, where: str) -> int:
     """A work budget from ``100000``, ``100k``, ``2.5M`` or a whole TOML number, from 1k to
     ``MOST_WORK`` units (raises InputError saying what it must be: a small number is likely

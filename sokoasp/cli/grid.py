@@ -13,7 +13,16 @@ from sokoasp.configure import HORIZON_MAX
 from sokoasp.errors import InputError, SokoaspError
 from sokoasp.portfolio.suggest import choose_members
 from sokoasp.tools.files import new_folder, writable, write_new
-from sokoasp.tools.grid.report import AGGREGATES, csv_table, markdown_table, ratio_table, read_runs_csv, runs_csv, thesis_tables
+from sokoasp.tools.grid.report import (
+    AGGREGATES,
+    csv_table,
+    length_table,
+    markdown_table,
+    ratio_table,
+    read_runs_csv,
+    runs_csv,
+    thesis_tables,
+)
 from sokoasp.tools.grid.run import run_grid
 from sokoasp.tools.grid.spec import PORTFOLIOS, GridSpec, build_spec, load_instances, read_spec
 from sokoasp.tools.grid.store import read_rows
@@ -57,7 +66,8 @@ def grid() -> None:
               help="Without GRID_FILE: a level file, collection or folder (repeatable).")
 @click.option("--encoding", "-e", "encodings", multiple=True, type=click.Choice([*ENCODINGS, *PORTFOLIOS]),
               help="Without GRID_FILE: an encoding (repeatable); 'portfolio' races the portfolio as `sokoasp race` does, "
-                   "'portfolio-prove' as `sokoasp race --prove` (use --workers 1 for both).")
+                   "'portfolio-prove' as `sokoasp race --prove`, 'portfolio-optimize' as `race --optimize` "
+                   "with the time left (use --workers 1 for all three).")
 @click.option("--strategies", "-s", "strategy_sets", multiple=True,
               help="Without GRID_FILE: a strategy set, comma-separated, 'none' for none (repeatable).")
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per run.")
@@ -114,6 +124,7 @@ def grid_report(database: Path, runs_path: Path | None, out: Path | None, statis
         raise InputError("no finished runs", str(runs_path or database))
     table = thesis_tables(rows, statistic) if thesis else markdown_table(rows, statistic)
     click.echo(table)
+    click.echo("\n" + length_table(rows))
     if baseline:
         click.echo("\n" + ratios(rows, baseline))
     if portfolio_size:

@@ -57,7 +57,8 @@ def race_command(level_file: Path, which: str | None, prove: bool, record: Path 
     except InputError as error:
         raise error.at(loaded.source) from None
     if optimize_seconds is not None and result.plan is not None:
+        from sokoasp.config import nominal_work
         from sokoasp.optimizer import optimize_result  # clingo windows: only when asked
 
-        result = optimize_result(loaded.level, result, optimize_seconds)
+        result = optimize_result(loaded.level, result, nominal_work(optimize_seconds), optimize_seconds)
     print_result(loaded.source, loaded.level, result, as_json)

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from sokoasp.board.level import Level
 from sokoasp.board.simulator import count_pushes
-from sokoasp.config import WORK_PER_SECOND, Clock
+from sokoasp.config import Clock
 from sokoasp.optimizer.metric import Metric, read_metric
 from sokoasp.optimizer.windows import WINDOW_WORK, Optimized, optimize_plan
 from sokoasp.pipeline import validate
@@ -27,14 +27,13 @@ def optimize(level: Level, plan: str, metric: str | Metric = "moves", time_limit
     return optimize_plan(level, plan, chosen, Clock(limit=time_limit, until=work), window_work, progress)
 
 
-def optimize_result(level: Level, result: Result, seconds: float) -> Result:
-    """``result`` with its plan shortened for ``seconds`` (as work at the nominal rate, the
-    seconds the outer cap), in the unit it was proven optimal in first (pushes first when none),
-    so no optimality claim is lost; the result's stats say what was done."""
+def optimize_result(level: Level, result: Result, work: int, seconds: float | None = None) -> Result:
+    """``result`` with its plan shortened with ``work`` units (``seconds`` the outer cap), in the
+    unit it was proven optimal in first (pushes first when none), so no optimality claim is lost;
+    the result's stats say what was done."""
     if result.plan is None:
         return result
     metric = "moves,pushes" if result.optimal_for == "moves" else "pushes,moves"
-    work = max(1_000, int(seconds * WORK_PER_SECOND))
     outcome = optimize(level, result.plan, metric, time_limit=seconds, work=work)
     stats = result.stats | {"optimized": {"metric": metric, "moves_before": len(result.plan),
                                           "pushes_before": count_pushes(result.plan),

@@ -10,7 +10,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from sokoasp.config import WORK_PER_SECOND, PhaseRun, SolveConfig
+from sokoasp.config import PhaseRun, SolveConfig, nominal_work
 from sokoasp.configure import config_from_table
 
 
@@ -53,11 +53,6 @@ def members_for(time_limit: float | None, members: tuple[SolveConfig, ...] | Non
     return (searches_then_stages(first, time_limit), *(stretched(member, time_limit) for member in others))
 
 
-def nominal(seconds: float) -> int:
-    """The work of ``seconds`` at the nominal rate, in whole thousands."""
-    return max(1, round(seconds * WORK_PER_SECOND / 1000)) * 1000
-
-
 def searches_then_stages(member: SolveConfig, time_limit: float) -> SolveConfig:
     """The first member above the measured limit: its box search gets ``search_share`` of the
     limit (at least its own budget), and forward stages in its own family the time past the
@@ -65,8 +60,8 @@ def searches_then_stages(member: SolveConfig, time_limit: float) -> SolveConfig:
     if member.phase("staged") is not None:
         return member
     search = member.work("box-search") or 0
-    longer = max(search, nominal(time_limit * LONGER.search_share)) if search else 0
-    staged = PhaseRun("staged", max(1000, nominal(time_limit - LONGER.measured) - (longer - search)))
+    longer = max(search, nominal_work(time_limit * LONGER.search_share)) if search else 0
+    staged = PhaseRun("staged", max(1000, nominal_work(time_limit - LONGER.measured) - (longer - search)))
     runs = tuple(replace(run, work=longer) if run.name == "box-search" else run for run in member.phases)
     return replace(member, phases=(*runs, staged))
 
@@ -78,8 +73,8 @@ def stretched(member: SolveConfig, time_limit: float) -> SolveConfig:
     goal_room, staged = member.work("goal-room"), member.work("staged")
     if goal_room is None or staged is None:
         return member
-    goal_room = max(goal_room, nominal(time_limit * LONGER.goal_room_share))
-    work = {"goal-room": goal_room, "staged": max(staged, nominal(time_limit - LONGER.loop_seconds) - goal_room)}
+    goal_room = max(goal_room, nominal_work(time_limit * LONGER.goal_room_share))
+    work = {"goal-room": goal_room, "staged": max(staged, nominal_work(time_limit - LONGER.loop_seconds) - goal_room)}
     encoding, start_factor = LONGER.loop
     return replace(member, phases=tuple(replace(run, work=work.get(run.name, run.work)) for run in member.phases),
                    encoding=encoding, start_factor=start_factor)

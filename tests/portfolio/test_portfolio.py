@@ -12,10 +12,10 @@ from oracle import bfs_pushes
 
 from sokoasp import SolveConfig, Status
 from sokoasp.asp.encodings import get_encoding
-from sokoasp.config import PhaseRun, work_text
+from sokoasp.config import PhaseRun, nominal_work, work_text
 from sokoasp.errors import InputError
 from sokoasp.phases.staged import stage_families
-from sokoasp.portfolio.members import LONGER, default_members, member_config, members_for, nominal
+from sokoasp.portfolio.members import LONGER, default_members, member_config, members_for
 from sokoasp.portfolio.race import race
 from sokoasp.portfolio.suggest import choose_members
 
@@ -109,8 +109,8 @@ def test_a_longer_limit_goes_to_the_goal_room_and_the_stages() -> None:
                 continue
             goal_room, staged = member.work("goal-room"), member.work("staged")
             assert goal_room is not None and staged is not None
-            assert goal_room == max(default.work("goal-room") or 0, nominal(limit * LONGER.goal_room_share))
-            assert staged == max(default.work("staged") or 0, nominal(limit - LONGER.loop_seconds) - goal_room)
+            assert goal_room == max(default.work("goal-room") or 0, nominal_work(limit * LONGER.goal_room_share))
+            assert staged == max(default.work("staged") or 0, nominal_work(limit - LONGER.loop_seconds) - goal_room)
             assert staged > last_staged
             last_staged = staged
             assert (member.encoding, member.start_factor) == LONGER.loop
@@ -127,9 +127,9 @@ def test_past_60_s_the_first_member_runs_stages_of_its_family_before_its_loop() 
         member = members_for(limit)[0]
         longer, staged = member.work("box-search"), member.work("staged")
         assert longer is not None and staged is not None
-        assert longer == max(search, nominal(limit * LONGER.search_share))
+        assert longer == max(search, nominal_work(limit * LONGER.search_share))
         # the search beyond its 60-s budget comes from the stages: the loop keeps what it has at 60 s
-        assert staged == max(1000, nominal(limit - LONGER.measured) - (longer - search))
+        assert staged == max(1000, nominal_work(limit - LONGER.measured) - (longer - search))
         assert stage_families(member) == (first.encoding,)
         assert get_encoding(first.encoding).reverse is False  # forwards, unlike the second member's turns
         assert [run.name for run in member.phases] == [*(run.name for run in first.phases), "staged"]

@@ -433,3 +433,20 @@ def test_a_link_to_a_database_meets_its_writers_lock_and_a_linked_lock_file_is_r
     with pytest.raises(InputError, match="is a link"):
         take_lock(other)
     assert precious.read_text() == "keep me\n"
+
+
+def test_portfolio_optimize_reports_plans_no_longer_than_the_race_and_the_report_shows_lengths(tmp_path: Path) -> None:
+    from test_cli import run
+
+    database = tmp_path / "r.sqlite"
+    spec = build_spec(load_instances(tiny_folder(tmp_path)), ["portfolio", "portfolio-optimize"], [()], [()], 30, None, 60)
+    run_grid(spec, database, workers=1, show_progress=False, note=lambda _: None)
+    rows = rows_of(database)
+    raced = {row["instance_hash"]: row for row in rows if row["configuration"] == "portfolio"}
+    optimized = [row for row in rows if row["configuration"] == "portfolio-optimize"]
+    assert len(optimized) == len(raced) == len(TINY)
+    for row in optimized:
+        assert row["solved"] and "optimized" in json.loads(row["stats"])
+        assert (row["pushes"], row["moves"]) <= (raced[row["instance_hash"]]["pushes"], raced[row["instance_hash"]]["moves"])
+    code, out = run("grid", "report", "--db", str(database))
+    assert code == 0 and f"Plan length on the {len(TINY)} instances every configuration solved" in out

@@ -10,11 +10,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import replace
 
 from sokoasp.errors import InputError, Interrupted
+from sokoasp.optimizer import DEFAULT_WORK, optimize_result
 from sokoasp.pipeline import solve
 from sokoasp.portfolio.prove import prove_plan, race_and_prove
 from sokoasp.portfolio.race import race
 from sokoasp.result import Result, Status
-from sokoasp.tools.grid.spec import OWN_CONFIGURATIONS, PORTFOLIO, PROVED_RECORD, Run
+from sokoasp.tools.grid.spec import OPTIMIZED_PORTFOLIO, OWN_CONFIGURATIONS, PROVED_PORTFOLIO, PROVED_RECORD, Run
 from sokoasp.worker import solve_isolated, stop_all
 
 
@@ -26,8 +27,12 @@ def run_one(run: Run) -> Result:
             raise InputError(f"{run.encoding} runs start their own solver processes: use the local executor")
         if run.encoding == PROVED_RECORD:
             return prove_plan(run.instance.level, run.instance.plan, "plan record", run.time_limit, run.memory_limit)
-        run_race = race if run.encoding == PORTFOLIO else race_and_prove
-        return run_race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
+        run_race = race_and_prove if run.encoding == PROVED_PORTFOLIO else race
+        result = run_race(run.instance.level, time_limit=run.time_limit, memory_mb=run.memory_limit)
+        if run.encoding == OPTIMIZED_PORTFOLIO:  # the optimizer's budget is work; the time left only caps it
+            left = max(0.1, run.time_limit - result.times.get("total", run.time_limit))
+            result = optimize_result(run.instance.level, result, DEFAULT_WORK, left)
+        return result
     if mp.current_process().daemon:
         return solve(run.instance.level, replace(run.config(), time_limit=run.time_limit))
     return solve_isolated(run.instance.level, run.config(), run.time_limit, run.memory_limit)

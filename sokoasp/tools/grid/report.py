@@ -108,6 +108,23 @@ def markdown_table(rows: list[Row], statistic: str = "median") -> str:
     return "\n".join([*table_lines(configurations, [(c, c) for c in classes], cells), "", cell_legend(rows, statistic)])
 
 
+def length_table(rows: list[Row]) -> str:
+    """Plan length beside time: per configuration, the summed moves and pushes of its plans for the
+    instances every configuration solved (so the sums compare like with like)."""
+    plans: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
+    for row in rows:
+        if row["solved"] and row.get("moves") is not None and row.get("pushes") is not None:
+            plans[row["configuration"]][row["instance_hash"]] = (int(row["moves"]), int(row["pushes"]))
+    configurations = sorted({row["configuration"] for row in rows})
+    common = set.intersection(*(set(plans[name]) for name in configurations)) if configurations else set()
+    lines = [f"Plan length on the {len(common)} instances every configuration solved:", "",
+             "| configuration | moves | pushes |", "|---|---|---|"]
+    for name in configurations:
+        lines.append(f"| {name} | {sum(plans[name][key][0] for key in common)} | "
+                     f"{sum(plans[name][key][1] for key in common)} |")
+    return "\n".join(lines)
+
+
 def thesis_tables(rows: list[Row], statistic: str = "mean") -> str:
     """The thesis's layout (chapter 5): a table for rectangular, one for non-rectangular and one
     for zone-separated boards, columns by size then boxes; classes of other names in a fourth."""

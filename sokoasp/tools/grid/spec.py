@@ -6,7 +6,7 @@ with per-run limits. docs/grid.md lists the keys with an example.
 or a value of the wrong type, is an input error naming the file); ``GridSpec.runs`` expands the
 matrix, skipping the combinations the configuration checker (``sokoasp.configure``) refuses, and
 saying why. The
-pseudo-encodings ``portfolio``, ``portfolio-prove`` and ``record-prove`` race the portfolio,
+pseudo-encodings ``portfolio``, ``portfolio-prove``, ``portfolio-optimize`` and ``record-prove`` race the portfolio,
 prove its plan, or prove a record's plan; they take no strategy sets, options or phases. A run's
 ``key`` identifies it in the results database, so a grid resumes where it stopped."""
 
@@ -38,7 +38,8 @@ from sokoasp.tools.schema import Either, ListOf, Number, Said, Table, Text, read
 LEVEL_SUFFIXES = {".lp", ".sok", ".xsb", ".txt"}
 PORTFOLIO = "portfolio"  # a grid "encoding" that races the default portfolio
 PROVED_PORTFOLIO = "portfolio-prove"  # ... and then spends the time left proving its plan push-optimal (sokoasp.portfolio.prove)
-PORTFOLIOS = (PORTFOLIO, PROVED_PORTFOLIO)
+OPTIMIZED_PORTFOLIO = "portfolio-optimize"  # ... and then shortens its plan with the time left (sokoasp.optimizer)
+PORTFOLIOS = (PORTFOLIO, PROVED_PORTFOLIO, OPTIMIZED_PORTFOLIO)
 PROVED_RECORD = "record-prove"  # a grid "encoding" that proves the plan of the instance's record (sokoasp.portfolio.prove)
 OWN_CONFIGURATIONS = (*PORTFOLIOS, PROVED_RECORD)  # they take no strategies, options or phases of the grid
 
