@@ -64,6 +64,7 @@ def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_
     if not replay(level, plan).ok:
         raise InputError(f"the plan does not solve the level: {replay(level, plan).problem}")
     given, width, answers = plan, FIRST_WIDTH, {}  # answers: each window asked once, whatever splices happen around it
+    plan = min(plan, straightened(level, plan), key=metric.cost)
     tried = improved = proven = 0
     whole_proven, stopped = False, "no window improves"
     while True:
@@ -100,6 +101,24 @@ def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_
                 break
             width *= 2
     return Optimized(plan, given, metric.name, tried, improved, proven, whole_proven, clock.worked(), stopped)
+
+
+def straightened(level: Level, plan: str) -> str:
+    """``plan`` with each walk between two pushes (and the walk before the first) replaced by a
+    shortest walk between the same squares: the same pushes, never more moves. A walk after the
+    last push is dropped."""
+    player, boxes = level.player, set(level.boxes)
+    pieces: list[str] = []
+    start = player
+    for letter in plan:
+        if letter.isupper():
+            pieces.append(walk(level, boxes, start, player) or "")
+            pieces.append(letter)
+            player, _ = apply_step(player, boxes, letter)
+            start = player
+        else:
+            player, _ = apply_step(player, boxes, letter)
+    return "".join(pieces)
 
 
 def windows(level: Level, plan: str, width: int) -> list[Window]:
