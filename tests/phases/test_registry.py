@@ -21,6 +21,7 @@ from sokoasp.phases import parse_phase, parse_phases
 
 LEVELS = {  # a level each phase finds a plan for
     "box-search": HAND_MADE["two-boxes"],
+    "feature-search": HAND_MADE["two-boxes"],
     "room-search": TWO_DOORS,
     "goal-room": BEND,
     "staged": HAND_MADE["two-boxes"],

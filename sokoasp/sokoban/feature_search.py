@@ -1,0 +1,111 @@
+"""Feature-space search after FESS (Shoham and Schaeffer, "The FESS Algorithm: A Feature Based
+Approach to Single-Agent Search", CoG 2020): the open push states are grouped into the cells of
+a small space of domain features, and the search takes up one state of each non-empty cell in
+turn (a cycle over the cells), so progress in any feature is followed at once rather than along
+one heuristic. Within a cell the state with the cheapest box-goal matching comes first
+(``push_search.MatchingGuide``).
+
+Features (each from the state alone): packing, the boxes on goals; connectivity, the player's
+regions (the floor the boxes cut apart: fewer is freer). The paper's room connectivity and
+out-of-plan features, its advisors and macro moves are not here yet. Children are single pushes;
+a state with a dead group or a frozen box off the goals is cut when taken up (``traps.Traps``).
+
+Not ASP, never optimal; complete within its states (one work unit per state taken up): it proves
+a level unsolvable when it takes up every live state.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from dataclasses import dataclass
+
+from sokoasp.board.level import Cell, Level
+from sokoasp.sokoban.analysis import INFINITY
+from sokoasp.sokoban.bitboard import Board, board_of, floor_mask
+from sokoasp.sokoban.breadth_first import links_back
+from sokoasp.sokoban.push_search import MatchingGuide, SearchOutcome, Stop, move_table
+from sokoasp.sokoban.traps import Traps
+
+Feature = tuple[int, int]  # (boxes off the goals, player regions): smaller is better in each
+
+
+@dataclass
+class Cells:
+    """The open states by feature cell: a heap per cell, of (matching, order found, boxes as bits,
+    player square as a bit, boxes)."""
+
+    heaps: dict[Feature, list[tuple[int, int, int, int, frozenset[Cell]]]]
+    found: int = 0
+
+    def add(self, feature: Feature, weight: int, boxes_mask: int, stand: int, boxes: frozenset[Cell]) -> None:
+        self.found += 1
+        heapq.heappush(self.heaps.setdefault(feature, []), (weight, self.found, boxes_mask, stand, boxes))
+
+    def cycle(self) -> list[Feature]:
+        """The non-empty cells, best first: fewest boxes off the goals, then fewest regions."""
+        return sorted(feature for feature, heap in self.heaps.items() if heap)
+
+
+def feature_search(level: Level, states: int, deadline: float = math.inf) -> SearchOutcome:
+    """The pushes that put every box of ``level`` on a goal, by the feature-space search, within
+    ``states`` states taken up and ``deadline`` (``time.perf_counter``)."""
+    traps = Traps(level, False)
+    distance = traps.distance
+    if any(box not in distance for box in level.boxes):
+        return SearchOutcome(Stop.EXHAUSTED)  # a box on a dead square
+    board, guide, steps = board_of(level.floor), MatchingGuide(level.floor, level.goals, False), move_table(level.floor, False)
+    open_squares, goals_mask, every = floor_mask(level.floor), board.mask(level.goals), len(level.goals)
+    start = (board.mask(level.boxes), board.bit(level.player))
+    came: dict[tuple[int, int], tuple[tuple[int, int], tuple[Cell, Cell]] | None] = {start: None}
+    seen: set[tuple[int, int]] = set()
+    cells = Cells({})
+    cells.add(feature_of(board, open_squares, goals_mask, every, *start), 0, *start, level.boxes)
+    while True:
+        cycle = cells.cycle()
+        if not cycle:
+            return SearchOutcome(Stop.EXHAUSTED, seen=seen)
+        for feature in cycle:
+            heap = cells.heaps[feature]
+            if not heap:
+                continue
+            _, _, boxes_mask, stand, boxes = heapq.heappop(heap)
+            region = board.flood(open_squares & ~boxes_mask, stand)
+            if (boxes_mask, region) in seen:
+                continue
+            if len(seen) >= states:
+                return SearchOutcome(Stop.STATE_LIMIT, seen=seen)
+            if deadline < math.inf and time.perf_counter() > deadline:
+                return SearchOutcome(Stop.DEADLINE, seen=seen)
+            seen.add((boxes_mask, region))
+            parent = came[boxes_mask, stand]
+            if parent is not None and traps.deadlocked(boxes, board.cell(stand), parent[1][1]):
+                continue
+            if (boxes_mask & goals_mask).bit_count() == every:
+                return SearchOutcome(Stop.FOUND, tuple(links_back(came, (boxes_mask, stand))), seen)
+            for box in sorted(boxes):
+                box_bit = board.bit(box)
+                for to, to_bit, stand_after, needs, blocked_by in steps[box]:
+                    if not needs & region or blocked_by & boxes_mask or to not in distance:
+                        continue
+                    child = (boxes_mask ^ box_bit | to_bit, stand_after)
+                    if child in came:
+                        continue
+                    moved = (boxes - {box}) | {to}
+                    weight = guide.cost(moved, child[0], boxes_mask, box, to)
+                    if weight >= INFINITY:
+                        continue  # no box-goal matching: no plan from there
+                    came[child] = ((boxes_mask, stand), (box, to))
+                    cells.add(feature_of(board, open_squares, goals_mask, every, *child), weight, *child, moved)
+
+
+def feature_of(board: Board, open_squares: int, goals_mask: int, every: int, boxes_mask: int, stand: int) -> Feature:
+    """A state's cell: the boxes off the goals, and the player's regions (the floor left by the
+    boxes, counted by floods)."""
+    walkable = open_squares & ~boxes_mask
+    regions = 0
+    while walkable:
+        walkable &= ~board.flood(walkable, walkable & -walkable)
+        regions += 1
+    return every - (boxes_mask & goals_mask).bit_count(), regions
