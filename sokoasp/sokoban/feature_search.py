@@ -31,17 +31,22 @@ from sokoasp.sokoban.traps import Traps
 Feature = tuple[int, int]  # (boxes off the goals, player regions): smaller is better in each
 
 
+Entry = tuple[int, int, bool, int, int, frozenset[Cell], int, Cell | None, Cell | None]
+# (matching or a lower bound on it, order found, whether settled (matching and cell computed), boxes as
+#  bits, player square as a bit, boxes before the push, boxes before as bits, the box pushed, its square after)
+
+
 @dataclass
 class Cells:
-    """The open states by feature cell: a heap per cell, of (matching, order found, boxes as bits,
-    player square as a bit, boxes)."""
+    """The open states by feature cell, a heap of ``Entry`` per cell."""
 
-    heaps: dict[Feature, list[tuple[int, int, int, int, frozenset[Cell]]]]
+    heaps: dict[Feature, list[Entry]]
     found: int = 0
 
-    def add(self, feature: Feature, weight: int, boxes_mask: int, stand: int, boxes: frozenset[Cell]) -> None:
+    def add(self, feature: Feature, weight: int, settled: bool, boxes_mask: int, stand: int, boxes: frozenset[Cell],
+            before: int, box: Cell | None, to: Cell | None) -> None:
         self.found += 1
-        heapq.heappush(self.heaps.setdefault(feature, []), (weight, self.found, boxes_mask, stand, boxes))
+        heapq.heappush(self.heaps.setdefault(feature, []), (weight, self.found, settled, boxes_mask, stand, boxes, before, box, to))
 
     def cycle(self) -> list[Feature]:
         """The non-empty cells, best first: fewest boxes off the goals, then fewest regions."""
@@ -50,7 +55,9 @@ class Cells:
 
 def feature_search(level: Level, states: int, deadline: float = math.inf) -> SearchOutcome:
     """The pushes that put every box of ``level`` on a goal, by the feature-space search, within
-    ``states`` states taken up and ``deadline`` (``time.perf_counter``)."""
+    ``states`` states taken up and ``deadline`` (``time.perf_counter``). A child is filed under
+    its parent's regions and matching (less one, a lower bound) and settled when it comes up:
+    then its own are computed, and it goes back if they differ (most children never come up)."""
     traps = Traps(level, False)
     distance = traps.distance
     if any(box not in distance for box in level.boxes):
@@ -61,16 +68,25 @@ def feature_search(level: Level, states: int, deadline: float = math.inf) -> Sea
     came: dict[tuple[int, int], tuple[tuple[int, int], tuple[Cell, Cell]] | None] = {start: None}
     seen: set[tuple[int, int]] = set()
     cells = Cells({})
-    cells.add(feature_of(board, open_squares, goals_mask, every, *start), 0, *start, level.boxes)
+    cells.add(feature_of(board, open_squares, goals_mask, every, start[0]), 0, True, *start, level.boxes, 0, None, None)
     while True:
         cycle = cells.cycle()
         if not cycle:
             return SearchOutcome(Stop.EXHAUSTED, seen=seen)
         for feature in cycle:
             heap = cells.heaps[feature]
-            if not heap:
+            while heap:  # settle the cell's best until one settled stays best here: that one comes up
+                weight, _, settled, boxes_mask, stand, boxes, before, box, to = heapq.heappop(heap)
+                if box is not None and to is not None:
+                    boxes = (boxes - {box}) | {to}
+                if settled:
+                    break
+                matched = guide.cost(boxes, boxes_mask, before, box, to)
+                if matched < INFINITY:  # else no box-goal matching: no plan from there
+                    own = feature_of(board, open_squares, goals_mask, every, boxes_mask)
+                    cells.add(own, matched, True, boxes_mask, stand, boxes, before, None, None)
+            else:
                 continue
-            _, _, boxes_mask, stand, boxes = heapq.heappop(heap)
             region = board.flood(open_squares & ~boxes_mask, stand)
             if (boxes_mask, region) in seen:
                 continue
@@ -84,23 +100,20 @@ def feature_search(level: Level, states: int, deadline: float = math.inf) -> Sea
                 continue
             if (boxes_mask & goals_mask).bit_count() == every:
                 return SearchOutcome(Stop.FOUND, tuple(links_back(came, (boxes_mask, stand))), seen)
-            for box in sorted(boxes):
-                box_bit = board.bit(box)
-                for to, to_bit, stand_after, needs, blocked_by in steps[box]:
-                    if not needs & region or blocked_by & boxes_mask or to not in distance:
+            for pushed in sorted(boxes):
+                box_bit = board.bit(pushed)
+                for square, square_bit, stand_after, needs, blocked_by in steps[pushed]:
+                    if not needs & region or blocked_by & boxes_mask or square not in distance:
                         continue
-                    child = (boxes_mask ^ box_bit | to_bit, stand_after)
+                    child = (boxes_mask ^ box_bit | square_bit, stand_after)
                     if child in came:
                         continue
-                    moved = (boxes - {box}) | {to}
-                    weight = guide.cost(moved, child[0], boxes_mask, box, to)
-                    if weight >= INFINITY:
-                        continue  # no box-goal matching: no plan from there
-                    came[child] = ((boxes_mask, stand), (box, to))
-                    cells.add(feature_of(board, open_squares, goals_mask, every, *child), weight, *child, moved)
+                    came[child] = ((boxes_mask, stand), (pushed, square))
+                    packed = every - (child[0] & goals_mask).bit_count()
+                    cells.add((packed, feature[1]), max(0, weight - 1), False, *child, boxes, boxes_mask, pushed, square)
 
 
-def feature_of(board: Board, open_squares: int, goals_mask: int, every: int, boxes_mask: int, stand: int) -> Feature:
+def feature_of(board: Board, open_squares: int, goals_mask: int, every: int, boxes_mask: int) -> Feature:
     """A state's cell: the boxes off the goals, and the player's regions (the floor left by the
     boxes, counted by floods)."""
     walkable = open_squares & ~boxes_mask
