@@ -12,18 +12,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sokoasp.asp.encodings import encodings_dir, get_encoding
+from sokoasp.asp.horizon_loops import run_incremental
+from sokoasp.asp.level_facts import program_facts
+from sokoasp.asp.session import Session
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.simulator import apply_step, replay
 from sokoasp.config import Clock, SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.optimizer.metric import Family, Metric, cost_in
-from sokoasp.pipeline import solve
 from sokoasp.result import Status
 from sokoasp.sokoban.pushes import walk
 
 FIRST_WIDTH = 2  # pushes in the first windows: small enough to prove in a few clasp conflicts
 WINDOW_WORK = 50_000  # work units (about 10 s) one window's solve may spend: a long window is skipped, not waited for
 State = tuple[frozenset[Cell], Cell]  # the boxes and the player
+WINDOW_END = (encodings_dir() / "window-end.lp").read_text()
 
 
 @dataclass(frozen=True)
@@ -58,49 +62,69 @@ class Answer:
     proven: bool  # the stretch (or the window's own, when None) is optimal in the family's unit
 
 
+@dataclass
+class Tally:
+    """What the sweeps did: windows asked, improved and proven; whether a window spanning the plan
+    was proven in the metric's first unit."""
+
+    tried: int = 0
+    improved: int = 0
+    proven: int = 0
+    whole_proven: bool = False
+
+
 def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_work: int = WINDOW_WORK,
                   progress: Callable[[str], None] | None = None) -> Optimized:
-    """Shorten ``plan`` (which must solve ``level``) in ``metric`` within ``clock``'s budget."""
+    """Shorten ``plan`` (which must solve ``level``) in ``metric`` within ``clock``'s budget: the
+    windows of each family of the metric in turn (its first unit first), each family given an
+    equal share of the work left."""
     if not replay(level, plan).ok:
         raise InputError(f"the plan does not solve the level: {replay(level, plan).problem}")
-    given, width, answers = plan, FIRST_WIDTH, {}  # answers: each window asked once, whatever splices happen around it
+    given, tally = plan, Tally()
     plan = min(plan, straightened(level, plan), key=metric.cost)
-    tried = improved = proven = 0
-    whole_proven, stopped = False, "no window improves"
-    while True:
-        pushes = cost_in("pushes", plan)
+    for index, family in enumerate(metric.families):
+        left = clock.work_left()
+        share = None if left is None else left // (len(metric.families) - index)
+        plan = sweep(level, plan, metric, family, clock.within(share), window_work, tally, progress)
+    stopped = "no window improves" if not clock.expired() else \
+        "work budget spent" if clock.work_left() == 0 else "time limit"
+    return Optimized(plan, given, metric.name, tally.tried, tally.improved, tally.proven, tally.whole_proven,
+                     clock.worked(), stopped)
+
+
+def sweep(level: Level, plan: str, metric: Metric, family: Family, clock: Clock, window_work: int, tally: Tally,
+          progress: Callable[[str], None] | None) -> str:
+    """``plan`` after windows of ``family`` (``FIRST_WIDTH`` pushes wide, doubling after a sweep
+    that improves nothing) until one spans the plan or ``clock`` expires. Each window is asked once,
+    whatever is spliced around it."""
+    answers: dict[tuple[State, State, bool, int], Answer] = {}
+    width = FIRST_WIDTH
+    while not clock.expired():
         changed = False
         for window in windows(level, plan, width):
             if clock.expired():
                 break
-            for family in metric.families:
-                key = (window.start, window.end_state, window.last, family, window.end - window.begin)
-                if key not in answers:
-                    answers[key] = solve_window(level, plan[window.begin:window.end], window, family,
-                                                clock.within(window_work))
-                    tried += 1
-                    proven += answers[key].proven
-                    if window.begin == 0 and window.last and family == metric.families[0]:
-                        whole_proven = answers[key].proven  # the plan's cost, or the stretch's that replaces it
-                stretch = answers[key].stretch
-                candidate = plan if stretch is None else plan[:window.begin] + stretch + plan[window.end:]
-                if metric.cost(candidate) < metric.cost(plan) and replay(level, candidate).ok:
-                    plan, changed = candidate, True
-                    improved += 1
-                    if progress:
-                        progress(f"window of {width} pushes at move {window.begin}: {metric.name} "
-                                 f"{metric.cost(given)} -> {metric.cost(plan)}")
-                    break
-            if changed or clock.expired():
+            key = (window.start, window.end_state, window.last, window.end - window.begin)
+            if key not in answers:
+                answers[key] = solve_window(level, plan[window.begin:window.end], window, family, clock.within(window_work))
+                tally.tried += 1
+                tally.proven += answers[key].proven
+                if window.begin == 0 and window.last and family == metric.families[0]:
+                    tally.whole_proven = answers[key].proven  # the plan's cost, or the stretch's that replaces it
+            stretch = answers[key].stretch
+            candidate = plan if stretch is None else plan[:window.begin] + stretch + plan[window.end:]
+            if metric.cost(candidate) < metric.cost(plan) and replay(level, candidate).ok:
+                plan, changed = candidate, True
+                tally.improved += 1
+                if progress:
+                    progress(f"{family.unit} window of {width} pushes at move {window.begin}: {metric.name} "
+                             f"now {metric.cost(plan)}")
                 break
-        if clock.expired():
-            stopped = "work budget spent" if clock.work_left() == 0 else "time limit"
-            break
         if not changed:
-            if width >= pushes:
+            if width >= cost_in("pushes", plan):
                 break
             width *= 2
-    return Optimized(plan, given, metric.name, tried, improved, proven, whole_proven, clock.worked(), stopped)
+    return plan
 
 
 def straightened(level: Level, plan: str) -> str:
@@ -147,7 +171,8 @@ def windows(level: Level, plan: str, width: int) -> list[Window]:
 
 def solve_window(level: Level, stretch: str, window: Window, family: Family, clock: Clock) -> Answer:
     """A stretch from the window's start to its end state shorter than ``stretch`` in the family's
-    unit (found by clingo, optimal there), or None, proven when no shorter one exists."""
+    unit (found by clingo, the player ending where the window does: ``window-end.lp``; optimal
+    there), or None, proven when no shorter one exists."""
     (boxes, player), (end_boxes, end_player) = window.start, window.end_state
     if boxes == end_boxes:  # only walking: the shortest walk, or staying put at the plan's end
         shortest = "" if window.last else walk(level, set(boxes), player, end_player)
@@ -155,14 +180,14 @@ def solve_window(level: Level, stretch: str, window: Window, family: Family, clo
     bound = cost_in(family.unit, stretch) - 1
     part = Level(level.floor, boxes, end_boxes, player)
     config = SolveConfig(encoding=family.encoding, strategies=family.strategies, max_horizon=max(bound, 0))
-    result = solve(part, config, clock=clock)
+    end = "" if window.last else f"player_end({end_player[0]},{end_player[1]}).\nwindow_unit({family.unit}).\n"
+    session = Session(part, get_encoding(family.encoding), config, clock, facts=program_facts(part) + end + WINDOW_END)
+    result = run_incremental(session, config, lambda line: None)
     if result.status is Status.NO_PLAN_UP_TO_HORIZON:
         return Answer(None, True)
-    if result.plan is None:
+    if result.plan is None or not replay(part, result.plan).ok:
         return Answer(None, False)
-    ending = replay(part, result.plan).player
-    home = "" if window.last else walk(level, set(end_boxes), ending, end_player)
+    home = "" if window.last else walk(level, set(end_boxes), replay(part, result.plan).player, end_player)
     if home is None:
         return Answer(None, False)
-    exact = result.status is Status.SOLVED_OPTIMAL and (family.unit == "pushes" or not home)
-    return Answer(result.plan + home, exact)
+    return Answer(result.plan + home, result.status is Status.SOLVED_OPTIMAL)
