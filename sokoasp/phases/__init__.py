@@ -14,8 +14,8 @@ from sokoasp.phases.base import Phase, PhaseContext, PhaseOutcome
 PHASES: dict[str, Phase] = {phase.name: phase for phase in (
     Phase("box-search", "python", True, "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut",
           "sokoasp.phases.box_search"),
-    Phase("feature-search", "python", True, "every box's pushes, one state of each feature cell (goals filled, player "
-          "regions) in turn, after FESS", "sokoasp.phases.feature_search"),
+    Phase("feature-search", "python", True, "a box along a route to any square as one move, one state of each feature "
+          "cell (goals filled, player regions) in turn, after FESS", "sokoasp.phases.feature_search"),
     Phase("room-search", "python", False, "the same with goal-room entries as macros, for goals in a room with 1-3 entrances",
           "sokoasp.phases.room_search"),
     Phase("goal-room", "asp", False, "the level with its goal room packed by goal macros, or room stages box by box",

@@ -1,9 +1,10 @@
 """Feature search: the whole level by the feature-space search in Python (FESS-like,
 ``sokoban.feature_search``): open states grouped by boxes off the goals and player regions,
-one state of each group in turn, the cheapest box-goal matching first within a group; states with
-a dead square, a dead group or a frozen box off the goals cut. Not ASP, never optimal; complete
-within its budget (one work unit per state; it proves a level unsolvable when it searches every
-state)."""
+one state of each group in turn, the cheapest box-goal matching first within a group, a box
+moved along a route to any square it reaches alone as one move; states with a dead square, a
+dead group or a frozen box off the goals cut. Not ASP, never optimal; complete within its budget
+(a unit per state taken up, a fifth per route state; it proves a level unsolvable when it
+searches every state)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from sokoasp.sokoban.push_search import Stop
 from sokoasp.sokoban.traps import MOST_STATES
 
 NAME = "feature-search"
-WORK = 100_000  # states: as the box search, whose states cost about as much
+WORK = 100_000  # units: as the box search, whose units cost about as much
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,14 @@ one heuristic. Within a cell the state with the cheapest box-goal matching comes
 
 Features (each from the state alone): packing, the boxes on goals; connectivity, the player's
 regions (the floor the boxes cut apart: fewer is freer). The paper's room connectivity and
-out-of-plan features, its advisors and macro moves are not here yet. Children are single pushes;
-a state with a dead group or a frozen box off the goals is cut when taken up (``traps.Traps``).
+out-of-plan features and its advisors are not here yet. Children are macro moves, as in the
+paper: one box pushed along a fewest-pushes route to any square it reaches alone (once per
+player region there); a state with a dead group or a frozen box off the goals is cut when taken
+up (``traps.Traps``). Work: a state taken up is a unit, route states count at
+``push_search.ROUTE_STATES_PER_UNIT`` a unit.
 
-Not ASP, never optimal; complete within its states (one work unit per state taken up): it proves
-a level unsolvable when it takes up every live state.
+Not ASP, never optimal; complete within its work: it proves a level unsolvable when it takes up
+every live state.
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from collections import deque
 from dataclasses import dataclass
 
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban.analysis import INFINITY
 from sokoasp.sokoban.bitboard import Board, board_of, floor_mask
 from sokoasp.sokoban.breadth_first import links_back
-from sokoasp.sokoban.push_search import MatchingGuide, SearchOutcome, Stop, move_table
+from sokoasp.sokoban.push_search import ROUTE_STATES_PER_UNIT, MatchingGuide, Move, Moves, SearchOutcome, Stop, move_table
 from sokoasp.sokoban.traps import Traps
 
 Feature = tuple[int, int]  # (boxes off the goals, player regions): smaller is better in each
@@ -65,14 +69,15 @@ def feature_search(level: Level, states: int, deadline: float = math.inf) -> Sea
     board, guide, steps = board_of(level.floor), MatchingGuide(level.floor, level.goals, False), move_table(level.floor, False)
     open_squares, goals_mask, every = floor_mask(level.floor), board.mask(level.goals), len(level.goals)
     start = (board.mask(level.boxes), board.bit(level.player))
-    came: dict[tuple[int, int], tuple[tuple[int, int], tuple[Cell, Cell]] | None] = {start: None}
+    came: dict[tuple[int, int], tuple[tuple[int, int], Moves] | None] = {start: None}  # state -> parent, route
+    routes = 0
     seen: set[tuple[int, int]] = set()
     cells = Cells({})
     cells.add(feature_of(board, open_squares, goals_mask, every, start[0]), 0, True, *start, level.boxes, 0, None, None)
     while True:
         cycle = cells.cycle()
         if not cycle:
-            return SearchOutcome(Stop.EXHAUSTED, seen=seen)
+            return SearchOutcome(Stop.EXHAUSTED, seen=seen, routes=routes)
         for feature in cycle:
             heap = cells.heaps[feature]
             while heap:  # settle the cell's best until one settled stays best here: that one comes up
@@ -90,27 +95,53 @@ def feature_search(level: Level, states: int, deadline: float = math.inf) -> Sea
             region = board.flood(open_squares & ~boxes_mask, stand)
             if (boxes_mask, region) in seen:
                 continue
-            if len(seen) >= states:
-                return SearchOutcome(Stop.STATE_LIMIT, seen=seen)
+            if len(seen) + routes // ROUTE_STATES_PER_UNIT >= states:
+                return SearchOutcome(Stop.STATE_LIMIT, seen=seen, routes=routes)
             if deadline < math.inf and time.perf_counter() > deadline:
-                return SearchOutcome(Stop.DEADLINE, seen=seen)
+                return SearchOutcome(Stop.DEADLINE, seen=seen, routes=routes)
             seen.add((boxes_mask, region))
             parent = came[boxes_mask, stand]
-            if parent is not None and traps.deadlocked(boxes, board.cell(stand), parent[1][1]):
+            if parent is not None and traps.deadlocked(boxes, board.cell(stand), parent[1][-1][1]):
                 continue
             if (boxes_mask & goals_mask).bit_count() == every:
-                return SearchOutcome(Stop.FOUND, tuple(links_back(came, (boxes_mask, stand))), seen)
+                path = tuple(push for route in links_back(came, (boxes_mask, stand)) for push in route)
+                return SearchOutcome(Stop.FOUND, path, seen, routes)
             for pushed in sorted(boxes):
-                box_bit = board.bit(pushed)
-                for square, square_bit, stand_after, needs, blocked_by in steps[pushed]:
-                    if not needs & region or blocked_by & boxes_mask or square not in distance:
-                        continue
-                    child = (boxes_mask ^ box_bit | square_bit, stand_after)
+                others = boxes_mask ^ board.bit(pushed)
+                found = box_routes(board, steps, distance, open_squares, others, pushed, region)
+                routes += len(found)
+                for square, stand_after, route in found:
+                    child = (others | board.bit(square), stand_after)
                     if child in came:
                         continue
-                    came[child] = ((boxes_mask, stand), (pushed, square))
+                    came[child] = ((boxes_mask, stand), route)
                     packed = every - (child[0] & goals_mask).bit_count()
-                    cells.add((packed, feature[1]), max(0, weight - 1), False, *child, boxes, boxes_mask, pushed, square)
+                    cells.add((packed, feature[1]), max(0, weight - len(route)), False, *child, boxes, boxes_mask, pushed,
+                              square)
+
+
+def box_routes(board: Board, steps: dict[Cell, tuple[Move, ...]], distance: dict[Cell, int], open_squares: int,
+               others: int, box: Cell, region: int) -> list[tuple[Cell, int, Moves]]:
+    """Every square the box on ``box`` can be pushed to alone (the boxes ``others`` fixed, the
+    player starting in ``region``), once per player region there: the square, the player's square
+    after the last push (as a bit) and the pushes. A breadth-first search: each route is a
+    fewest-pushes one."""
+    seen = {(box, region)}
+    queue: deque[tuple[Cell, int, Moves]] = deque([(box, region, ())])
+    found: list[tuple[Cell, int, Moves]] = []
+    while queue:
+        square, reach, path = queue.popleft()
+        for to, to_bit, stand_after, needs, blocked_by in steps[square]:
+            if not needs & reach or blocked_by & others or to not in distance:
+                continue
+            after = board.flood(open_squares & ~(others | to_bit), stand_after)
+            if (to, after) in seen:
+                continue
+            seen.add((to, after))
+            route = (*path, (square, to))
+            found.append((to, stand_after, route))
+            queue.append((to, after, route))
+    return found
 
 
 def feature_of(board: Board, open_squares: int, goals_mask: int, every: int, boxes_mask: int) -> Feature:
