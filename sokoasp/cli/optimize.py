@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import signal
+import sys
 from dataclasses import asdict
 from pathlib import Path
 
@@ -53,6 +55,8 @@ def optimize_command(level_file: Path, which: str | None, plan: str | None, reco
     except InputError as error:
         raise error.at(loaded.source) from None
     click.echo(json.dumps(asdict(outcome), indent=2) if as_json else render(loaded.source, outcome))
+    if outcome.stopped == "interrupted":  # the best plan so far is printed above
+        sys.exit(128 + signal.SIGINT)
 
 
 def render(source: str, outcome: Optimized) -> str:

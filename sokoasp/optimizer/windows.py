@@ -19,7 +19,7 @@ from sokoasp.asp.session import Session
 from sokoasp.board.level import Cell, Level
 from sokoasp.board.simulator import apply_step, replay
 from sokoasp.config import Clock, SolveConfig
-from sokoasp.errors import InputError
+from sokoasp.errors import InputError, Stopped
 from sokoasp.optimizer.metric import Family, Metric, cost_in
 from sokoasp.result import Status
 from sokoasp.sokoban.pushes import walk
@@ -42,7 +42,7 @@ class Optimized:
     windows_proven: int  # windows shown to have no shorter stretch (each on its own)
     whole_proven: bool  # the whole plan is proven optimal in the metric's first unit
     work: int
-    stopped: str  # why it ended: "no window improves", "work budget spent", "time limit"
+    stopped: str  # why it ended: "no window improves", "work budget spent", "time limit", "interrupted"
 
 
 @dataclass(frozen=True)
@@ -64,9 +64,10 @@ class Answer:
 
 @dataclass
 class Tally:
-    """What the sweeps did: windows asked, improved and proven; whether a window spanning the plan
-    was proven in the metric's first unit."""
+    """What the sweeps did: the best plan so far, windows asked, improved and proven; whether a
+    window spanning the plan was proven in the metric's first unit."""
 
+    plan: str
     tried: int = 0
     improved: int = 0
     proven: int = 0
@@ -80,23 +81,27 @@ def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_
     equal share of the work left."""
     if not replay(level, plan).ok:
         raise InputError(f"the plan does not solve the level: {replay(level, plan).problem}")
-    given, tally = plan, Tally()
-    plan = min(plan, straightened(level, plan), key=metric.cost)
-    for index, family in enumerate(metric.families):
-        left = clock.work_left()
-        share = None if left is None else left // (len(metric.families) - index)
-        plan = sweep(level, plan, metric, family, clock.within(share), window_work, tally, progress)
-    stopped = "no window improves" if not clock.expired() else \
-        "work budget spent" if clock.work_left() == 0 else "time limit"
-    return Optimized(plan, given, metric.name, tally.tried, tally.improved, tally.proven, tally.whole_proven,
+    tally = Tally(min(plan, straightened(level, plan), key=metric.cost))
+    try:
+        for index, family in enumerate(metric.families):
+            left = clock.work_left()
+            share = None if left is None else left // (len(metric.families) - index)
+            sweep(level, metric, family, clock.within(share), window_work, tally, progress)
+    except (KeyboardInterrupt, Stopped):  # the best plan so far is kept: the caller says it was stopped
+        stopped = "interrupted"
+    else:
+        stopped = "no window improves" if not clock.expired() else \
+            "work budget spent" if clock.work_left() == 0 else "time limit"
+    return Optimized(tally.plan, plan, metric.name, tally.tried, tally.improved, tally.proven, tally.whole_proven,
                      clock.worked(), stopped)
 
 
-def sweep(level: Level, plan: str, metric: Metric, family: Family, clock: Clock, window_work: int, tally: Tally,
-          progress: Callable[[str], None] | None) -> str:
-    """``plan`` after windows of ``family`` (``FIRST_WIDTH`` pushes wide, doubling after a sweep
-    that improves nothing) until one spans the plan or ``clock`` expires. Each window is asked once,
-    whatever is spliced around it."""
+def sweep(level: Level, metric: Metric, family: Family, clock: Clock, window_work: int, tally: Tally,
+          progress: Callable[[str], None] | None) -> None:
+    """Shorten ``tally.plan`` by windows of ``family`` (``FIRST_WIDTH`` pushes wide, doubling after
+    a sweep that improves nothing) until one spans the plan or ``clock`` expires. Each window is
+    asked once, whatever is spliced around it."""
+    plan = tally.plan
     answers: dict[tuple[State, State, bool, int], Answer] = {}
     width = FIRST_WIDTH
     while not clock.expired():
@@ -115,6 +120,7 @@ def sweep(level: Level, plan: str, metric: Metric, family: Family, clock: Clock,
             candidate = plan if stretch is None else plan[:window.begin] + stretch + plan[window.end:]
             if metric.cost(candidate) < metric.cost(plan) and replay(level, candidate).ok:
                 plan, changed = candidate, True
+                tally.plan = plan
                 tally.improved += 1
                 if progress:
                     progress(f"{family.unit} window of {width} pushes at move {window.begin}: {metric.name} "
@@ -124,7 +130,6 @@ def sweep(level: Level, plan: str, metric: Metric, family: Family, clock: Clock,
             if width >= cost_in("pushes", plan):
                 break
             width *= 2
-    return plan
 
 
 def straightened(level: Level, plan: str) -> str:

@@ -19,7 +19,7 @@ from sokoasp.board.level import DIRECTIONS, Level
 from sokoasp.board.simulator import apply_step, check_step, replay
 from sokoasp.board.xsb import write_level
 from sokoasp.errors import ExitCode, InputError
-from sokoasp.optimizer import optimize
+from sokoasp.optimizer import optimize, windows
 from sokoasp.optimizer.metric import cost_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,3 +109,23 @@ def test_race_optimize_keeps_the_unit_its_plan_was_proven_optimal_in() -> None:
     first = done["metric"].split(",")[0]
     assert first == (result["optimal_for"] or "pushes")
     assert result[first] <= done[f"{first}_before"]
+
+
+def test_a_stopped_optimizer_prints_the_best_plan_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    level_file = ROOT / "instances" / "microban_1-5.sok"
+    level = load_level(level_file, "3").level
+    given = bad_plan(level, 2)
+    assert given is not None
+    solve_window, asked = windows.solve_window, []
+
+    def stopped_at_the_third(*args: object, **kwargs: object) -> windows.Answer:
+        asked.append(1)
+        if len(asked) == 3:
+            raise KeyboardInterrupt  # as Ctrl-C in the middle of a window's solve
+        return solve_window(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(windows, "solve_window", stopped_at_the_third)
+    code, out = run("optimize", "--plan", given, "--metric", "moves", "-l", "3", str(level_file))
+    plan = next(line.split()[-1] for line in out.splitlines() if line.startswith("plan:"))
+    assert code == 130 and "stopped:    interrupted" in out
+    assert replay(level, plan).ok and len(plan) <= len(given)
