@@ -223,7 +223,7 @@ GRID = Table({
     "phases": Said(ListOf(ListOf(Either(Text(200), Table(open=True)), least=0)),
                    'a list of phase lists, e.g. [[], ["box-search=100k"], ["goal-room=60k", "staged=300k"]]'),
     "interleave": Said(ListOf(Number(1, 1000, whole=True)), "whole numbers >= 1 (1: horizons one after another)"),
-    "instances": ListOf(Table({"path": Text(), "class": Text(64), "levels": Either(Text(200), Number(1, 10**9, whole=True)),
+    "instances": ListOf(Table({"path": Text(), "class": Text(64), "levels": Either(Text(20_000), Number(1, 10**9, whole=True)),
                                "record": Text()}, required=frozenset({"path"}))),
 })  # a grid file, checked whole before any level is read
 
