@@ -12,6 +12,7 @@ from typing import Literal, Protocol, TypeVar
 from sokoasp.board.level import Level
 from sokoasp.config import Clock, PhaseRun, PhaseSettings, Progress, SolveConfig
 from sokoasp.result import PhaseReport, Result
+from sokoasp.sokoban.traps import MOST_STATES
 
 Kind = TypeVar("Kind", bound=PhaseSettings)
 
@@ -41,6 +42,13 @@ class PhaseContext:
     progress: Progress
     later: tuple[PhaseRun, ...]
     solve: Solver
+
+
+@dataclass(frozen=True)
+class SearchSettings(PhaseSettings):
+    """The settings of a phase that is one search in Python (``Settings = SearchSettings``)."""
+
+    states: int = MOST_STATES  # the search gives up after this many states, whatever its time (memory)
 
 
 @dataclass(frozen=True)

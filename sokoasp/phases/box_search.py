@@ -6,11 +6,9 @@ state; it proves a level unsolvable when it searches every state)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sokoasp.board.level import Level
-from sokoasp.config import Clock, PhaseSettings
-from sokoasp.phases.base import PhaseContext, PhaseOutcome
+from sokoasp.config import Clock
+from sokoasp.phases.base import PhaseContext, PhaseOutcome, SearchSettings
 from sokoasp.result import PhaseReport
 from sokoasp.sokoban.end_game import moving_every_box, pushed_moves
 from sokoasp.sokoban.push_search import Stop
@@ -20,9 +18,7 @@ NAME = "box-search"
 WORK = 100_000  # states: most small levels need a few thousand; hard ones are for the ASP phases
 
 
-@dataclass(frozen=True)
-class Settings(PhaseSettings):
-    states: int = MOST_STATES  # the search gives up after this many states, whatever its time (memory)
+Settings = SearchSettings
 
 
 def run(level: Level, context: PhaseContext) -> PhaseOutcome:

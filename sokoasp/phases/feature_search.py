@@ -8,24 +8,18 @@ searches every state)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sokoasp.board.level import Level
-from sokoasp.config import PhaseSettings
-from sokoasp.phases.base import PhaseContext, PhaseOutcome
+from sokoasp.phases.base import PhaseContext, PhaseOutcome, SearchSettings
 from sokoasp.result import PhaseReport
 from sokoasp.sokoban.end_game import pushed_moves
 from sokoasp.sokoban.feature_search import feature_search
 from sokoasp.sokoban.push_search import Stop
-from sokoasp.sokoban.traps import MOST_STATES
 
 NAME = "feature-search"
 WORK = 100_000  # units: as the box search, whose units cost about as much
 
 
-@dataclass(frozen=True)
-class Settings(PhaseSettings):
-    states: int = MOST_STATES  # the search gives up after this many states, whatever its time (memory)
+Settings = SearchSettings
 
 
 def run(level: Level, context: PhaseContext) -> PhaseOutcome:
