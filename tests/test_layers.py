@@ -4,6 +4,7 @@ package imports only from its own layer or the layers below it."""
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sokoasp"
@@ -70,3 +71,11 @@ def imports_all(path: Path) -> set[str]:
         elif isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
     return found
+
+
+def test_every_package_of_the_checkout_is_installed() -> None:
+    """pyproject.toml lists the packages a wheel holds: a new folder missing there imports from a
+    checkout and fails in every installed copy."""
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    folders = {".".join(path.parent.relative_to(PACKAGE.parent).parts) for path in PACKAGE.rglob("__init__.py")}
+    assert folders - listed == set()
