@@ -81,7 +81,7 @@ def test_the_portfolio_listing_names_each_members_phases_and_stages(limit: float
 def test_the_members_are_the_data_file_in_racing_order() -> None:
     assert [m.encoding for m in DEFAULT_MEMBERS] == ["push-macro", "push-route", "push-macro"]
     assert [[str(run) for run in m.phases] for m in DEFAULT_MEMBERS] == [
-        ["box-search=100k", "room-search=500k"], ["goal-room=60k", "staged=300k:families=push-macro+pull-route"], []]
+        ["box-search=100k", "feature-search=100k", "room-search=500k"], ["goal-room=60k", "staged=300k:families=push-macro+pull-route"], []]
     assert stage_families(DEFAULT_MEMBERS[1]) == ("push-macro", "pull-route")
 
 
