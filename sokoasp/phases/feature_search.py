@@ -1,5 +1,5 @@
 """Feature search: the whole level by the feature-space search in Python (FESS-like,
-``sokoban.feature_search``): open states grouped by boxes off the goals and player regions,
+``sokoasp.sokoban.feature_search``): open states grouped by boxes off the goals and player regions,
 one state of each group in turn, the cheapest box-goal matching first within a group, a box
 moved along a route to any square it reaches alone as one move; states with a dead square, a
 dead group or a frozen box off the goals cut. Not ASP, never optimal; complete within its budget
