@@ -58,7 +58,8 @@ def plans_command(level_file: Path, record: Path, databases: tuple[Path, ...], o
             said += [f"level {entry.level}: {entry.pushes} pushes{bound_note(entry)}, {entry.moves} moves "
                      f"({entry.configuration}, {entry.seconds:.1f} s, {database.name})" for entry in taken]
         write_record(record, entries)
-        click.echo("\n".join(said)) if said else None
+        if said:
+            click.echo("\n".join(said))
     if optimize_work is not None:
         entries = optimize_record(record, entries, levels, read_work(optimize_work, "--optimize"),
                                   select(len(levels), selection, "--levels"))

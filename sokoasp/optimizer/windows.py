@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from sokoasp.asp.encodings import encodings_dir, get_encoding
 from sokoasp.asp.horizon_loops import run_incremental
@@ -27,7 +28,6 @@ from sokoasp.sokoban.pushes import walk
 FIRST_WIDTH = 2  # pushes in the first windows: small enough to prove in a few clasp conflicts
 WINDOW_WORK = 50_000  # work units (about 10 s) one window's solve may spend: a long window is skipped, not waited for
 State = tuple[frozenset[Cell], Cell]  # the boxes and the player
-WINDOW_END = (encodings_dir() / "window-end.lp").read_text()
 
 
 @dataclass(frozen=True)
@@ -79,9 +79,11 @@ def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_
     """Shorten ``plan`` (which must solve ``level``) in ``metric`` within ``clock``'s budget: the
     windows of each family of the metric in turn (its first unit first), each family given an
     equal share of the work left."""
-    if not replay(level, plan).ok:
-        raise InputError(f"the plan does not solve the level: {replay(level, plan).problem}")
-    tally = Tally(min(plan, straightened(level, plan), key=metric.cost))
+    given = replay(level, plan)
+    if not given.ok:
+        raise InputError(f"the plan does not solve the level: {given.problem}")
+    straight = straightened(level, plan)
+    tally = Tally(min(plan, straight, key=metric.cost) if replay(level, straight).ok else plan)
     try:
         for index, family in enumerate(metric.families):
             left = clock.work_left()
@@ -186,13 +188,22 @@ def solve_window(level: Level, stretch: str, window: Window, family: Family, clo
     part = Level(level.floor, boxes, end_boxes, player)
     config = SolveConfig(encoding=family.encoding, strategies=family.strategies, max_horizon=max(bound, 0))
     end = "" if window.last else f"player_end({end_player[0]},{end_player[1]}).\nwindow_unit({family.unit}).\n"
-    session = Session(part, get_encoding(family.encoding), config, clock, facts=program_facts(part) + end + WINDOW_END)
+    session = Session(part, get_encoding(family.encoding), config, clock, facts=program_facts(part) + end + window_end())
     result = run_incremental(session, config, lambda line: None)
     if result.status is Status.NO_PLAN_UP_TO_HORIZON:
         return Answer(None, True)
-    if result.plan is None or not replay(part, result.plan).ok:
+    if result.plan is None:
         return Answer(None, False)
-    home = "" if window.last else walk(level, set(end_boxes), replay(part, result.plan).player, end_player)
+    played = replay(part, result.plan)
+    if not played.ok:
+        return Answer(None, False)
+    home = "" if window.last else walk(level, set(end_boxes), played.player, end_player)
     if home is None:
         return Answer(None, False)
     return Answer(result.plan + home, result.status is Status.SOLVED_OPTIMAL)
+
+
+@cache
+def window_end() -> str:
+    """The text of ``window-end.lp``, read once, when the first window is solved."""
+    return (encodings_dir() / "window-end.lp").read_text()

@@ -29,7 +29,7 @@ from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban.analysis import INFINITY
 from sokoasp.sokoban.bitboard import Board, board_of, floor_mask
 from sokoasp.sokoban.breadth_first import links_back
-from sokoasp.sokoban.push_search import ROUTE_STATES_PER_UNIT, MatchingGuide, Move, Moves, SearchOutcome, Stop, move_table
+from sokoasp.sokoban.push_search import MatchingGuide, Move, Moves, SearchOutcome, Stop, move_table, search_work
 from sokoasp.sokoban.traps import Traps
 
 Feature = tuple[int, int]  # (boxes off the goals, player regions): smaller is better in each
@@ -59,9 +59,10 @@ class Cells:
 
 def feature_search(level: Level, states: int, deadline: float = math.inf) -> SearchOutcome:
     """The pushes that put every box of ``level`` on a goal, by the feature-space search, within
-    ``states`` states taken up and ``deadline`` (``time.perf_counter``). A child is filed under
-    its parent's regions and matching (less one, a lower bound) and settled when it comes up:
-    then its own are computed, and it goes back if they differ (most children never come up)."""
+    ``states`` work units (``push_search.search_work``) and ``deadline`` (``time.perf_counter``).
+    A child is filed under its parent's regions and matching (less its route's pushes, a lower
+    bound) and settled when it comes up: then its own are computed, and it goes back if they
+    differ (most children never come up)."""
     traps = Traps(level, False)
     distance = traps.distance
     if any(box not in distance for box in level.boxes):
@@ -95,7 +96,7 @@ def feature_search(level: Level, states: int, deadline: float = math.inf) -> Sea
             region = board.flood(open_squares & ~boxes_mask, stand)
             if (boxes_mask, region) in seen:
                 continue
-            if len(seen) + routes // ROUTE_STATES_PER_UNIT >= states:
+            if search_work(len(seen), routes) >= states:
                 return SearchOutcome(Stop.STATE_LIMIT, seen=seen, routes=routes)
             if deadline < math.inf and time.perf_counter() > deadline:
                 return SearchOutcome(Stop.DEADLINE, seen=seen, routes=routes)

@@ -72,7 +72,12 @@ class SearchOutcome:
     def states(self) -> int:
         """The search's work: the states taken up, and those of its route searches at
         ``ROUTE_STATES_PER_UNIT`` a unit."""
-        return len(self.seen) + self.routes // ROUTE_STATES_PER_UNIT
+        return search_work(len(self.seen), self.routes)
+
+
+def search_work(taken: int, routes: int) -> int:
+    """Work units of a search that took up ``taken`` states and searched ``routes`` route states."""
+    return taken + routes // ROUTE_STATES_PER_UNIT
 
 
 UNREACHABLE = SearchOutcome(Stop.EXHAUSTED)  # a box that cannot reach a target alone: nothing to search

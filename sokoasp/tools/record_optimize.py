@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from sokoasp.board.level import Level
+from sokoasp.board.simulator import count_pushes
 from sokoasp.optimizer import optimize
 from sokoasp.tools.records import Entry, checked_entry
 
@@ -27,7 +28,7 @@ def optimized_entries(entries: dict[int, Entry], levels: list[Level], numbers: l
         outcome = optimize(levels[number - 1], entry.plan, RECORD_METRIC, work=work)
         bound = entry.lower_bound
         if outcome.whole_proven:
-            bound = max(bound or 0, sum(letter.isupper() for letter in outcome.plan))
+            bound = max(bound or 0, count_pushes(outcome.plan))
         found = checked_entry(levels, number, outcome.plan, entry.configuration.removesuffix(MARK) + MARK,
                               round(entry.seconds + time.perf_counter() - began, 2), False, bound)
         if found.better_than(entry) or (found.proven and not entry.proven):
