@@ -11,10 +11,11 @@ from dataclasses import fields
 from sokoasp.asp.clingo_options import check_clingo_args
 from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding
 from sokoasp.asp.horizon_loops import DESCENDING_FAMILIES
-from sokoasp.asp.strategies import STRATEGIES, check_supported
+from sokoasp.asp.strategies import check_supported, get_strategy
 from sokoasp.config import SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.phases import check_phases, checks_strategies, parse_phases
+from sokoasp.registry import is_path
 
 HORIZON_MAX = 100_000  # steps: far beyond any plan clingo grounds in memory
 
@@ -23,16 +24,16 @@ def whole(low: int, high: int) -> tuple[Callable[[object], bool], str]:
     return (lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high), f"a whole number from {low} to {high}"
 
 
-def names(known: Mapping[str, object], what: str) -> tuple[Callable[[object], bool], str]:
-    return (lambda v: isinstance(v, list | tuple) and all(isinstance(n, str) and n.lower() in known for n in v),
-            f"a list of {what} names ({', '.join(known)})")
+def names(what: str) -> tuple[Callable[[object], bool], str]:
+    return (lambda v: isinstance(v, list | tuple) and all(isinstance(n, str) for n in v),
+            f"a list of {what} names (`sokoasp {what.replace('y', 'ie')}s`) or paths of your own")
 
 
 # A table's keys: each with its check and what it must be. Every other field of SolveConfig
 # (the time limit) is set by whoever runs the configuration.
 KEYS: dict[str, tuple[Callable[[object], bool], str]] = {
-    "encoding": ((lambda v: isinstance(v, str) and v in ENCODINGS), f"an encoding name ({', '.join(ENCODINGS)})"),
-    "strategies": names(STRATEGIES, "strategy"),
+    "encoding": ((lambda v: isinstance(v, str)), "an encoding name (`sokoasp encodings`) or the path of your own"),
+    "strategies": names("strategy"),
     "phases": ((lambda v: isinstance(v, list | tuple)), 'a list of phases, e.g. ["box-search=100k", "staged=300k:end-game=off"]'),
     "horizon": whole(0, HORIZON_MAX),
     "min_horizon": whole(0, HORIZON_MAX),
@@ -65,8 +66,13 @@ def config_from_table(table: Mapping[str, object], source: str = "") -> SolveCon
             values["phases"] = parse_phases(values["phases"])  # type: ignore[arg-type]
     except InputError as error:
         raise InputError(error.problem, source or None) from None
-    if "strategies" in values:
-        values["strategies"] = tuple(name.lower() for name in values["strategies"])  # type: ignore[attr-defined]
+    try:
+        get_encoding(str(values.get("encoding", SolveConfig.encoding)))
+        if "strategies" in values:  # a registered name in its own case; a path as given
+            values["strategies"] = tuple(name if is_path(name) else get_strategy(name).name
+                                         for name in values["strategies"])  # type: ignore[attr-defined]
+    except InputError as error:
+        raise error if error.source else InputError(error.problem, source or None) from None
     return SolveConfig(**values)  # type: ignore[arg-type]
 
 

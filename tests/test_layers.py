@@ -19,7 +19,7 @@ LAYERS = [
     {"asp"},
     {"sokoban"},
     {"board"},
-    {"config", "result", "errors"},
+    {"config", "result", "errors", "registry"},
 ]
 
 

@@ -1,4 +1,6 @@
-"""Registry of the encoding families: file, time-step meaning, and how they are driven."""
+"""Registry of the encoding families: file, time-step meaning, and how they are driven. Each
+family's main file says so in its header (``FAMILY_KEYS``, see ``sokoasp.asp.headers``); the
+registry reads the shipped files', installed plugins' and a user's file named by path alike."""
 
 from __future__ import annotations
 
@@ -6,7 +8,8 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
-from sokoasp.errors import InputError
+from sokoasp.asp.headers import read_header
+from sokoasp.registry import Registry, of_type
 
 
 @dataclass(frozen=True)
@@ -30,46 +33,47 @@ class Encoding:
         return self.step or f"one {self.unit}"
 
 
-ENCODINGS: dict[str, Encoding] = {
-    e.name: e
-    for e in [
-        Encoding("plain", ("plain.lp",), False, "move", "thesis listing 4.2",
-                 "one player step per time point, fixed horizon"),
-        Encoding("incremental", ("incremental.lp",), True, "move", "thesis listing 4.3",
-                 "grows the horizon: a shortest plan in moves"),
-        Encoding("split", ("split.lp",), False, "move", "thesis listing 4.4",
-                 "x/y in separate atoms, fixed horizon"),
-        Encoding("split-incremental", ("split-incremental.lp",), True, "move", "thesis listing 4.4 + 4.3",
-                 "x/y in separate atoms, shortest plan in moves"),
-        Encoding("push", ("push-core.lp", "push.lp"), True, "push", "beyond the thesis",
-                 "one push per step, player walks between: a push-optimal plan"),
-        Encoding("push-jump", ("push-core.lp", "push-jump.lp"), True, "push", "beyond the thesis",
-                 "at most one push per step, horizon grown x1.5: fast, not optimal", jumps=True,
-                 proves_optimum=False, step="at most one push"),
-        Encoding("push-parallel", ("push-core.lp", "push-parallel.lp"), True, "push", "beyond the thesis",
-                 "sets of independent pushes per step: short horizons, not push-optimal",
-                 proves_optimum=False, step="a set of independent pushes"),
-        Encoding("push-macro", ("push-core.lp", "push-slides.lp", "push-macro.lp"), True, "push", "beyond the thesis",
-                 "one box pushed any distance in a line per step, horizon grown x1.5: fast, not optimal",
-                 jumps=True, proves_optimum=False, step="at most one straight slide of one box",
-                 first_horizon="slides"),
-        Encoding("push-macro-parallel", ("push-core.lp", "push-slides.lp", "push-macro-parallel.lp"), True, "push", "beyond the thesis",
-                 "sets of independent slides per step, horizon grown x1.5: shortest horizons, not optimal",
-                 jumps=True, proves_optimum=False, step="a set of independent straight slides",
-                 first_horizon="parallel-slides"),
-        Encoding("push-route", ("push-core.lp", "route-core.lp", "push-route.lp"), True, "push", "beyond the thesis",
-                 "one box moved along any route per step, horizon grown x1.5: fewest box moves, not optimal",
-                 jumps=True, proves_optimum=False, step="at most one box moved along a route of pushes",
-                 first_horizon="boxes", reads_rim=True),
-        Encoding("pull-route", ("push-core.lp", "route-core.lp", "pull-route.lp"), True, "push", "beyond the thesis",
-                 "push-route backwards: boxes pulled from the goals to their start squares; fewest box moves, not optimal",
-                 jumps=True, proves_optimum=False, step="at most one box pulled along a route (played back as pushes)",
-                 first_horizon="boxes", reverse=True, reads_rim=True),
-        Encoding("fast-downward", (), True, "move", "IPC-style PDDL, A* with LM-cut",
-                 "classical planner reference (pip install 'sokoasp[classical]'): move-optimal",
-                 step="one move (PDDL action)", planner="fast-downward"),
-    ]
-}
+FAMILY_KEYS = frozenset({"encoding", "summary", "source", "unit", "driven", "uses", "optimal", "horizon", "step",
+                         "first-horizon", "reverse", "reads-rim"})
+FIRST_HORIZONS = ("pushes", "slides", "parallel-slides", "boxes")
+SHIPPED_FAMILIES = ("plain", "incremental", "split", "split-incremental", "push", "push-jump", "push-parallel", "push-macro",
+                    "push-macro-parallel", "push-route", "pull-route")  # each read from its file's header, in this order
+FAST_DOWNWARD = Encoding("fast-downward", (), True, "move", "IPC-style PDDL, A* with LM-cut",
+                         "classical planner reference (pip install 'sokoasp[classical]'): move-optimal",
+                         step="one move (PDDL action)", planner="fast-downward")
+
+
+def encoding_from_file(path: Path) -> Encoding:
+    """The encoding family whose main file is ``path``, from its header (``FAMILY_KEYS``): the
+    shipped building blocks it ``uses`` (push-core.lp, push-slides.lp, route-core.lp) are loaded
+    before it. Raises InputError naming the file and line of anything wrong."""
+    header = read_header(path, FAMILY_KEYS)
+    uses = header.words("uses", "")
+    for name in uses:
+        if "/" in name or not (encodings_dir() / name).is_file():
+            raise header.error(f"uses names shipped files of encodings/ such as push-core.lp, not {name!r}", "uses")
+    return Encoding(
+        name=header.name("encoding"),
+        files=(*uses, path.name if path.parent == encodings_dir() else str(path.resolve())),
+        incremental=header.choice("driven", ("incremental", "fixed")) == "incremental",
+        unit=header.choice("unit", ("move", "push")),
+        source=header.text("source", "user file"),
+        summary=header.text("summary"),
+        jumps=header.choice("horizon", ("steps", "jumps"), "steps") == "jumps",
+        proves_optimum=header.choice("optimal", ("yes", "no")) == "yes",
+        step=header.text("step", ""),
+        first_horizon=header.choice("first-horizon", FIRST_HORIZONS, "pushes"),
+        reverse=header.flag("reverse"),
+        reads_rim=header.flag("reads-rim"),
+    )
+
+
+def shipped_encodings() -> list[Encoding]:
+    return [encoding_from_file(encodings_dir() / f"{name}.lp") for name in SHIPPED_FAMILIES] + [FAST_DOWNWARD]
+
+
+ENCODINGS: Registry[Encoding] = Registry("encoding", "sokoasp.encodings", shipped_encodings, encoding_from_file,
+                                         of_type(Encoding, "encoding"))
 
 
 def optimises(encoding: Encoding) -> str:
@@ -87,11 +91,10 @@ def encodings_dir() -> Path:
 
 
 def get_encoding(name: str) -> Encoding:
-    try:
-        return ENCODINGS[name]
-    except KeyError:
-        raise InputError(f"unknown encoding {name!r}; choose from {', '.join(ENCODINGS)}") from None
+    """The encoding family registered as ``name``, or read from the file ``name`` spells."""
+    return ENCODINGS.get_member(name)
 
 
 def encoding_paths(encoding: Encoding) -> list[Path]:
+    """The files of ``encoding`` in loading order (a user's file by its own path)."""
     return [encodings_dir() / name for name in encoding.files]

@@ -1,20 +1,27 @@
 """Registry of strategy modules: one source of truth for the CLI, docs and tests.
 
-A strategy is a set of .lp files, one per encoding it supports, under
-``encodings/strategies/<file>/<encoding>.lp``. Combinations (Type1, Type2) name several.
+A strategy is a folder of .lp files, one per encoding family (or group of families) it supports:
+``encodings/strategies/<name>/``, a user's folder named by path, or a plugin's. Each file's
+header (``STRATEGY_KEYS``, see ``sokoasp.asp.headers``) says which strategy it belongs to, the
+families it serves and the soundness it claims; the files of a folder agree on the claim.
+Combinations (Type1, Type2) load several strategies together and claim the weakest soundness
+of their parts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from sokoasp.asp.encodings import ENCODINGS, encodings_dir
+from sokoasp.asp.headers import Header, read_header
 from sokoasp.board.level import Level
 from sokoasp.errors import InputError
-from sokoasp.sokoban.pairs import pair_bound_facts, pair_facts
+from sokoasp.registry import Registry, of_type
 
 
 class Soundness(str, Enum):
@@ -23,12 +30,21 @@ class Soundness(str, Enum):
     MAY_LOSE = "may lose solutions"
 
 
-THESIS_ENCODINGS = ("plain", "incremental", "split", "split-incremental")
-PUSH_ENCODINGS = ("push", "push-jump", "push-parallel", "push-macro", "push-macro-parallel")
-ROUTE_ENCODINGS = ("push-route", "pull-route")
+CLAIMS = {"keeps-optimal": Soundness.KEEPS_OPTIMAL, "keeps-solvable": Soundness.KEEPS_SOLVABLE,
+          "may-lose": Soundness.MAY_LOSE}  # a header's spelling of each claim
+STRATEGY_KEYS = frozenset({"strategy", "summary", "families", "soundness", "thesis", "clingo", "facts"})
+SHARED_KEYS = ("strategy", "summary", "soundness", "thesis", "clingo")  # the files of one strategy agree on these
+MAKER = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")  # module:function
 
 
-ENCODINGS_OF_FACTS = PUSH_ENCODINGS  # where a strategy's own facts are read unless it says otherwise
+@dataclass(frozen=True)
+class StrategyFile:
+    """One program of a strategy: the families it serves and the Python facts it reads, if any
+    (``module:function`` taking a Level and giving facts, called only when the file is loaded)."""
+
+    path: Path
+    families: tuple[str, ...]
+    facts: str = ""
 
 
 @dataclass(frozen=True)
@@ -37,70 +53,91 @@ class Strategy:
     thesis_name: str  # the thesis table's row name, or "" for strategies beyond the thesis
     summary: str
     soundness: Soundness
-    encodings: tuple[str, ...]
-    files: tuple[str, ...]  # strategy folders loaded (several for combinations)
+    encodings: tuple[str, ...]  # the families it supports
+    files: tuple[StrategyFile, ...]  # its programs (a combination: its parts')
     reconstruction: bool = False  # defined by us where the thesis gives no definition
     clingo_args: tuple[str, ...] = ()  # solver options the strategy needs
-    facts: Callable[[Level], str] | None = None  # static facts of its own, computed only when it is chosen
-    facts_for: tuple[str, ...] = ENCODINGS_OF_FACTS  # the encodings whose files read them
+
+    @property
+    def combination(self) -> bool:
+        """Whether it loads several strategies' folders together."""
+        return len({file.path.parent for file in self.files}) > 1
+
+    def files_for(self, encoding: str) -> tuple[StrategyFile, ...]:
+        return tuple(file for file in self.files if encoding in file.families)
 
 
-STRATEGIES: dict[str, Strategy] = {
-    s.name: s
-    for s in [
-        Strategy("ff", "FF", "forbidden fields, listing 4.6 (flags corridor cells too: unsound)",
-                 Soundness.MAY_LOSE, THESIS_ENCODINGS, ("ff",)),
-        Strategy("dead", "", "exact dead squares from Python (simple deadlocks; for pull-route: backwards), sound FF",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS + ROUTE_ENCODINGS, ("dead",)),
-        Strategy("clutter", "Clutter", "2x2 block of boxes/walls with a box off target, listing 4.8",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("clutter",)),
-        Strategy("wbtc", "WBTC", "more boxes than goals in a wall segment, listing 4.7 generalised",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS + PUSH_ENCODINGS, ("wbtc",)),
-        Strategy("freeze", "", "freeze deadlocks: a box off goal that can never move again",
-                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS + ("push-route",), ("freeze",)),
-        Strategy("bound", "", ("per-state lower bound: box distances to goals (pushes, with two boxes' joint extra "
-                  "pushes for push and push-jump; slides for the macro families; boxes off goals (targets) for the "
-                  "route families) <= steps left"),
-                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro", "push-macro-parallel") + ROUTE_ENCODINGS, ("bound",),
-                 facts=pair_bound_facts, facts_for=("push", "push-jump")),
-        Strategy("pairs", "", ("two-box deadlocks: two boxes that cannot both reach goals even alone "
-                  "(a table of every two-box state, searched once per level)"),
-                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("pairs",), facts=pair_facts),
-        Strategy("corral", "", ("PI-corral pruning: when every push of a corral's boxes goes inwards and can be "
-                  "made now, push one of them next"),
-                 Soundness.KEEPS_OPTIMAL, ("push", "push-jump", "push-macro"), ("corral",)),
-        Strategy("commute", "", ("partial-order reduction: of two pushes (push-macro: slides) in a row that "
-                  "commute (same state either way), only one order"),
-                 Soundness.KEEPS_OPTIMAL, ("push", "push-macro"), ("commute",)),
-        Strategy("straight", "", "no slide continues the slide just before (same box, same direction): one longer slide does it",
-                 Soundness.KEEPS_OPTIMAL, ("push-macro",), ("straight",)),
-        Strategy("relevance", "", "relevance cuts: no two pushes in a row far from the previous push (opt-in)",
-                 Soundness.MAY_LOSE, ("push", "push-jump"), ("relevance",)),
-        Strategy("tunnel", "", "no-influence pushes: a box pushed into a tunnel is pushed on at once (opt-in)",
-                 Soundness.MAY_LOSE, ("push", "push-jump", "push-parallel"), ("tunnel",)),
-        Strategy("pack", "", "goal-room packing: goals filled inside out, boxes pushed onto goals stay (opt-in)",
-                 Soundness.MAY_LOSE, PUSH_ENCODINGS, ("pack",)),
-        Strategy("guide", "", "domain heuristic: try pushes towards the nearest goal first (prunes nothing)",
-                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS + ROUTE_ENCODINGS, ("guide",), clingo_args=("--heuristic=Domain",)),
-        Strategy("inertia", "", "domain heuristic: a box first stays where it was (prunes nothing)",
-                 Soundness.KEEPS_OPTIMAL, PUSH_ENCODINGS, ("inertia",), clingo_args=("--heuristic=Domain",)),
-        Strategy("moob", "MOOB", "no move off the board rectangle, listing 4.9",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("moob",)),
-        Strategy("ntb", "NTB", "no move undoing a non-push move, listing 4.10 (fixed)",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("ntb",)),
-        Strategy("type1", "Type1", "our reconstruction: clutter + moob + ntb",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("clutter", "moob", "ntb"), True),
-        Strategy("type2", "Type2", "our reconstruction: clutter + moob + ntb + wbtc",
-                 Soundness.KEEPS_OPTIMAL, THESIS_ENCODINGS, ("clutter", "moob", "ntb", "wbtc"), True),
-    ]
-}
+def strategy_from_folder(folder: Path) -> Strategy:
+    """The strategy whose programs are the .lp files of ``folder``, from their headers; raises
+    InputError naming the file and line of anything wrong."""
+    if not folder.is_dir():
+        raise InputError("a strategy is a folder of .lp files, one per family it serves; "
+                         + ("this is not a folder" if folder.exists() else "no such folder"), str(folder))
+    paths = sorted(folder.glob("*.lp"))[:64]
+    if not paths:
+        raise InputError("the strategy folder holds no .lp file", str(folder))
+    headers = [read_header(path, STRATEGY_KEYS) for path in paths]
+    first = headers[0]
+    for header in headers[1:]:
+        for key in SHARED_KEYS:
+            if header.text(key, "") != first.text(key, ""):
+                raise header.error(f"{key} differs from {first.path.name}'s: the files of a strategy agree on it", key)
+    files = tuple(strategy_file(header) for header in headers)
+    served = [family for file in files for family in file.families]
+    twice = sorted({family for family in served if served.count(family) > 1})
+    if twice:
+        raise InputError(f"two files serve family {twice[0]!r}: each family has one file", str(folder))
+    return Strategy(name=first.name("strategy"), thesis_name=first.text("thesis", ""), summary=first.text("summary"),
+                    soundness=CLAIMS[first.choice("soundness", tuple(CLAIMS))], encodings=tuple(served), files=files,
+                    clingo_args=first.words("clingo", ""))
+
+
+def strategy_file(header: Header) -> StrategyFile:
+    families = header.words("families")
+    for family in families:
+        if family not in ENCODINGS:
+            raise header.error(f"unknown family {family!r} (known: {', '.join(ENCODINGS)}; a family of your own is "
+                               "known once -e names its file)", "families")
+    facts = header.text("facts", "")
+    if facts and not MAKER.fullmatch(facts):
+        raise header.error(f"facts names a Python function as module:function, not {facts!r}", "facts")
+    if header.text("clingo", ""):
+        from sokoasp.asp.clingo_options import check_clingo_args
+
+        try:
+            check_clingo_args(header.words("clingo"))
+        except InputError as error:
+            raise header.error(error.problem, "clingo") from None
+    return StrategyFile(header.path, families, facts)
+
+
+def combination(name: str, thesis_name: str, parts: tuple[Strategy, ...]) -> Strategy:
+    """The strategies ``parts`` loaded together: the families all serve, the weakest claim."""
+    members = parts
+    summary = f"our reconstruction: {' + '.join(m.name for m in members)}"
+    families = tuple(family for family in members[0].encodings if all(family in m.encodings for m in members))
+    return Strategy(name, thesis_name, summary, weakest(m.soundness for m in members), families,
+                    tuple(file for m in members for file in m.files), reconstruction=True,
+                    clingo_args=tuple(dict.fromkeys(arg for m in members for arg in m.clingo_args)))
+
+
+SHIPPED_FOLDERS = ("ff", "dead", "clutter", "wbtc", "freeze", "bound", "pairs", "corral", "commute", "straight",
+                   "relevance", "tunnel", "pack", "guide", "inertia", "moob", "ntb")  # the listing's order
+
+
+def shipped_strategies() -> list[Strategy]:
+    folders = {name: strategy_from_folder(encodings_dir() / "strategies" / name) for name in SHIPPED_FOLDERS}
+    type1 = tuple(folders[name] for name in ("clutter", "moob", "ntb"))
+    return [*folders.values(), combination("type1", "Type1", type1), combination("type2", "Type2", (*type1, folders["wbtc"]))]
+
+
+STRATEGIES: Registry[Strategy] = Registry("strategy", "sokoasp.strategies", shipped_strategies, strategy_from_folder,
+                                          of_type(Strategy, "strategy"))
 
 
 def get_strategy(name: str) -> Strategy:
-    try:
-        return STRATEGIES[name.lower()]
-    except KeyError:
-        raise InputError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
+    """The strategy registered as ``name`` (any case), or read from the folder ``name`` spells."""
+    return STRATEGIES.get_member(name if "/" in name else name.lower())
 
 
 # Pairs whose cuts are each proven to keep an optimal plan, but not both at once (two symmetry
@@ -125,31 +162,11 @@ def check_supported(names: tuple[str, ...], encoding: str) -> None:
 
 def strategy_paths(names: tuple[str, ...], encoding: str) -> list[Path]:
     """The .lp files to load, each once, in a stable order."""
-    folders: list[str] = []
-    for name in names:
-        for folder in get_strategy(name).files:
-            if folder not in folders:
-                folders.append(folder)
-    return [strategy_file(folder, encoding) for folder in folders]
+    return list(dict.fromkeys(file.path for file in chosen_files(names, encoding)))
 
 
-def strategy_file(folder: str, encoding: str) -> Path:
-    """The strategy's file for this encoding; the push families share ``push.lp`` unless a
-    family has its own file (push-macro-parallel falls back to push-macro's, then push.lp;
-    pull-route reads the atoms push-route does, and its facts are turned round, so it shares
-    push-route's files)."""
-    folder_path = encodings_dir() / "strategies" / folder
-    candidates = [encoding]
-    if encoding == "pull-route":
-        candidates.append("push-route")
-    if encoding.startswith("push-macro"):
-        candidates.append("push-macro")
-    if encoding.startswith("push"):
-        candidates.append("push")
-    for name in candidates:
-        if (folder_path / f"{name}.lp").exists():
-            return folder_path / f"{name}.lp"
-    return folder_path / f"{encoding}.lp"
+def chosen_files(names: tuple[str, ...], encoding: str) -> list[StrategyFile]:
+    return [file for name in names for file in get_strategy(name).files_for(encoding)]
 
 
 def strategy_clingo_args(names: tuple[str, ...]) -> list[str]:
@@ -160,21 +177,26 @@ def strategy_clingo_args(names: tuple[str, ...]) -> list[str]:
 
 
 def strategy_facts(names: tuple[str, ...], encoding: str, level: Level) -> str:
-    """The static facts of the chosen strategies that compute their own and that ``encoding``'s
-    strategy files read (each once)."""
-    makers: list[Callable[[Level], str]] = []
-    for name in names:
-        strategy = get_strategy(name)
-        maker = strategy.facts
-        if maker is not None and encoding in strategy.facts_for and maker not in makers:
-            makers.append(maker)
-    return "".join(maker(level) for maker in makers)
+    """The static facts computed in Python that the chosen strategies' files for ``encoding``
+    read (each maker once)."""
+    makers = dict.fromkeys(file.facts for file in chosen_files(names, encoding) if file.facts)
+    return "".join(fact_maker(maker)(level) for maker in makers)
+
+
+def fact_maker(spelled: str) -> Callable[[Level], str]:
+    module, _, function = spelled.partition(":")
+    try:
+        maker: Callable[[Level], str] = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError) as error:
+        raise InputError(f"a strategy's facts name {spelled!r}, which cannot be imported: {error}") from None
+    return maker
+
+
+def weakest(claims: Iterable[Soundness]) -> Soundness:
+    order = list(Soundness)
+    return max(claims, key=order.index, default=Soundness.KEEPS_OPTIMAL)
 
 
 def soundness_of(names: tuple[str, ...]) -> Soundness:
     """The weakest guarantee of a combination."""
-    order = list(Soundness)
-    return max((get_strategy(n).soundness for n in names), key=order.index, default=Soundness.KEEPS_OPTIMAL)
-
-
-assert all(e in ENCODINGS for s in STRATEGIES.values() for e in s.encodings)
+    return weakest(get_strategy(n).soundness for n in names)

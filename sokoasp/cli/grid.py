@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from sokoasp.asp.encodings import ENCODINGS
-from sokoasp.cli.options import SECONDS
+from sokoasp.cli.options import SECONDS, Member
 from sokoasp.config import SolveConfig
 from sokoasp.configure import HORIZON_MAX
 from sokoasp.errors import InputError, SokoaspError
@@ -64,7 +63,7 @@ def grid() -> None:
               help="Results database (created if missing; finished runs are skipped).")
 @click.option("--instance", "-i", "instances", multiple=True, type=click.Path(path_type=Path),
               help="Without GRID_FILE: a level file, collection or folder (repeatable).")
-@click.option("--encoding", "-e", "encodings", multiple=True, type=click.Choice([*ENCODINGS, *PORTFOLIOS]),
+@click.option("--encoding", "-e", "encodings", multiple=True, type=Member("encoding", tuple(PORTFOLIOS)),
               help="Without GRID_FILE: an encoding (repeatable); 'portfolio' races the portfolio as `sokoasp race` does, "
                    "'portfolio-prove' as `sokoasp race --prove`, 'portfolio-optimize' as `race --optimize` "
                    "with the time left (use --workers 1 for all three).")

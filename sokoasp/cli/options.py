@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from sokoasp.config import TIME_LIMIT_MAX
+from sokoasp.registry import is_path
 
 
 class Seconds(click.ParamType):
@@ -28,6 +29,34 @@ class Seconds(click.ParamType):
 
 
 SECONDS = Seconds()
+
+
+class Member(click.ParamType):
+    """An encoding or strategy: a registered name (shipped or a plugin's) or the path of a user's
+    file or folder, checked when the option is read; the value is the name in its registered case,
+    or the path as given."""
+
+    def __init__(self, kind: str, extra: tuple[str, ...] = ()) -> None:
+        self.kind, self.extra = kind, extra
+        self.name = "FAMILY" if kind == "encoding" else "NAME"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from sokoasp.errors import InputError
+
+        if value in self.extra:
+            return str(value)
+        try:
+            if self.kind == "encoding":
+                from sokoasp.asp.encodings import get_encoding
+
+                found = get_encoding(value).name
+            else:
+                from sokoasp.asp.strategies import get_strategy
+
+                found = get_strategy(value).name
+        except InputError as error:
+            self.fail(str(error), param, ctx)
+        return str(value) if is_path(value) else found
 
 
 def level_argument(command: Callable[..., Any]) -> Callable[..., Any]:

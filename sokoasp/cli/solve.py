@@ -9,11 +9,9 @@ from pathlib import Path
 
 import click
 
-from sokoasp.asp.encodings import ENCODINGS
-from sokoasp.asp.strategies import STRATEGIES
 from sokoasp.board.level import Level
 from sokoasp.board.loading import load_level
-from sokoasp.cli.options import level_argument, limits, output
+from sokoasp.cli.options import Member, level_argument, limits, output
 from sokoasp.cli.output import EXIT_CODES_HELP, render
 from sokoasp.config import PhaseRun, SolveConfig
 from sokoasp.configure import HORIZON_MAX, config_from_table
@@ -33,10 +31,10 @@ def phase_runs(context: click.Context, parameter: click.Parameter, texts: tuple[
 
 @click.command(epilog=EXIT_CODES_HELP)
 @level_argument
-@click.option("--encoding", "-e", type=click.Choice(list(ENCODINGS)), default="incremental", show_default=True,
-              metavar="FAMILY", help="Encoding family (`sokoasp encodings`).")
-@click.option("--strategy", "-s", "strategies", multiple=True, type=click.Choice(list(STRATEGIES), case_sensitive=False),
-              metavar="NAME", help="Strategy module; repeat to combine (`sokoasp strategies`).")
+@click.option("--encoding", "-e", type=Member("encoding"), default="incremental", show_default=True,
+              help="Encoding family (`sokoasp encodings`), or your own file: -e my-family.lp.")
+@click.option("--strategy", "-s", "strategies", multiple=True, type=Member("strategy"),
+              help="Strategy module (`sokoasp strategies`), or your own folder: -s ./my-strategy/; repeat to combine.")
 @click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=WORK][:KEY=VALUE,...]", callback=phase_runs,
               help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}), with its budget in work "
                    "units and its own settings, e.g. staged=300k:families=push-macro+pull-route,end-game=off "

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from sokoasp.asp.clingo_options import check_clingo_args
-from sokoasp.asp.encodings import ENCODINGS
-from sokoasp.asp.strategies import STRATEGIES
+from sokoasp.asp.encodings import get_encoding
+from sokoasp.asp.strategies import get_strategy
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
 from sokoasp.board.loading import load_all
@@ -31,6 +31,7 @@ from sokoasp.errors import InputError
 from sokoasp.phases import parse_phases
 from sokoasp.portfolio import prove
 from sokoasp.portfolio import race as portfolio
+from sokoasp.registry import is_path
 from sokoasp.tools.grid.report import portable
 from sokoasp.tools.records import read_record
 from sokoasp.tools.schema import Either, ListOf, Number, Said, Table, Text, read_toml
@@ -140,7 +141,7 @@ class GridSpec:
             return "it chooses its own" if chosen else ""
         config = combination_config(self.max_horizon, encoding, strategies, options, factor, phases, interleave)
         try:  # a grid gives no horizon: a fixed-horizon run is left to fail as it runs, as before the checker
-            check_config(replace(config, horizon=None if ENCODINGS[encoding].incremental else 0))
+            check_config(replace(config, horizon=None if get_encoding(encoding).incremental else 0))
         except InputError as error:
             return error.problem
         return ""
@@ -239,8 +240,8 @@ def read_spec(path: Path) -> GridSpec:
                                     beside(path, record) if record is not None else None)
     return build_spec(
         instances,
-        data.get("encodings", ["incremental"]),
-        [tuple(s) for s in data.get("strategies", [[]])],
+        [member_beside(path, name) for name in data.get("encodings", ["incremental"])],
+        [tuple(member_beside(path, name) for name in s) for s in data.get("strategies", [[]])],
         [tuple(o) for o in data.get("clingo_options", [[]])],
         float(data.get("time_limit", 60)),
         data.get("memory_limit"),
@@ -259,6 +260,12 @@ def phase_lists(value: list[list[str | dict[str, Any]]], source: str) -> list[tu
         return [parse_phases(runs) for runs in value]
     except InputError as error:
         raise InputError(error.problem, source) from None
+
+
+def member_beside(spec: Path, named: str) -> str:
+    """An encoding or strategy named in the grid file ``spec``: a registered name as it is, a
+    user's file or folder relative to the grid file's folder."""
+    return str(beside(spec, named)) if is_path(named) else named
 
 
 def beside(spec: Path, named: str) -> Path:
@@ -281,13 +288,15 @@ def build_spec(
 ) -> GridSpec:
     if not instances:
         raise InputError("the grid has no instances", source)
-    for name in encodings:
-        if name not in ENCODINGS and name not in OWN_CONFIGURATIONS:
-            raise InputError(f"unknown encoding {name!r} (known: {', '.join([*ENCODINGS, *OWN_CONFIGURATIONS])})", source)
-    for strategies in strategy_sets:
-        for name in strategies:
-            if name not in STRATEGIES:
-                raise InputError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})", source)
+    try:
+        for name in encodings:
+            if name not in OWN_CONFIGURATIONS:
+                get_encoding(name)
+        for strategies in strategy_sets:
+            for name in strategies:
+                get_strategy(name)
+    except InputError as error:
+        raise error if error.source else InputError(error.problem, source) from None
     if time_limit <= 0:
         raise InputError("time_limit must be > 0", source)
     for options in clingo_options:
