@@ -11,7 +11,7 @@ by the listings; a plugin or file whose name clashes with another member is refu
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
@@ -33,8 +33,9 @@ def is_path(text: str) -> bool:
     return "/" in text or os.sep in text or text.endswith(".lp")
 
 
-class Registry(Mapping[str, M], Generic[M]):
-    """The members of one kind by name, in order: shipped, plugins, files loaded so far."""
+class Registry(MutableMapping[str, M], Generic[M]):
+    """The members of one kind by name, in order: shipped, plugins, files loaded so far, and
+    members registered from Python (``REGISTRY[name] = member``)."""
 
     def __init__(self, kind: str, group: str, shipped: Callable[[], Iterable[M]],
                  from_path: Callable[[Path], M] | None = None, from_plugin: Callable[[object], M] | None = None) -> None:
@@ -58,6 +59,16 @@ class Registry(Mapping[str, M], Generic[M]):
 
     def __len__(self) -> int:
         return len(list(iter(self)))
+
+    def __setitem__(self, name: str, member: M) -> None:
+        """Register ``member`` from Python code (a script or a test), replacing one of that name."""
+        assert name == member.name, (name, member.name)
+        self.read_shipped()
+        self.add(member, "registered in Python")
+
+    def __delitem__(self, name: str) -> None:
+        del self.members[name]
+        del self.origins[name]
 
     def origin(self, name: str) -> str:
         self[name]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from sokoasp.asp.encodings import ENCODINGS, encodings_dir
+from sokoasp.asp.encodings import ENCODINGS, SHIPPED_FAMILIES, encodings_dir
 from sokoasp.asp.headers import Header, read_header
 from sokoasp.board.level import Level
 from sokoasp.errors import InputError
@@ -87,6 +87,8 @@ def strategy_from_folder(folder: Path) -> Strategy:
     twice = sorted({family for family in served if served.count(family) > 1})
     if twice:
         raise InputError(f"two files serve family {twice[0]!r}: each family has one file", str(folder))
+    order = {family: rank for rank, family in enumerate(SHIPPED_FAMILIES)}
+    served.sort(key=lambda family: order.get(family, len(order)))
     return Strategy(name=first.name("strategy"), thesis_name=first.text("thesis", ""), summary=first.text("summary"),
                     soundness=CLAIMS[first.choice("soundness", tuple(CLAIMS))], encodings=tuple(served), files=files,
                     clingo_args=first.words("clingo", ""))

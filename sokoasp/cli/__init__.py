@@ -22,7 +22,7 @@ from sokoasp.errors import ExitCode, SokoaspError, Stopped
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": ("grid", "bench", "Measure configurations against a baseline run in the same benchmark."),
     "convert": ("convert", "convert", "Convert a level between XSB/.sok text and the thesis fact format (.lp)."),
-    "encodings": ("listings", "list_encodings", "List the encoding families and what one time step means."),
+    "encodings": ("listings", "list_encodings", "List the encoding families, what one time step means and where each comes from."),
     "export": ("convert", "export", "Export levels for other planners: FOLDER/domain.pddl and FOLDER/<level>.pddl."),
     "generate": ("generate", "generate", "Build a level portfolio from a TOML recipe (see generators/thesis.toml)."),
     "grid": ("grid", "grid", "Compare encodings x strategy sets x clingo options on instance portfolios."),
@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "race": ("race", "race_command", "Race the portfolio's members on the cores and keep the first replayed plan."),
     "show": ("show", "show", "Show a level and a plan: text in the terminal, pictures, animations, an HTML player."),
     "solve": ("solve", "solve_command", "Solve one level (.lp facts, or .sok/.xsb text) and print a plan the simulator replayed."),
-    "strategies": ("listings", "list_strategies", "List the strategy modules: thesis name, soundness, supported encodings."),
+    "strategies": ("listings", "list_strategies", "List the strategy modules: thesis name, soundness, supported encodings, origin."),
 }
 
 

@@ -36,7 +36,7 @@ def phase_runs(context: click.Context, parameter: click.Parameter, texts: tuple[
 @click.option("--strategy", "-s", "strategies", multiple=True, type=Member("strategy"),
               help="Strategy module (`sokoasp strategies`), or your own folder: -s ./my-strategy/; repeat to combine.")
 @click.option("--phase", "-p", "phases", multiple=True, metavar="NAME[=WORK][:KEY=VALUE,...]", callback=phase_runs,
-              help=f"A phase before the horizon loop, in the order given ({', '.join(PHASES)}), with its budget in work "
+              help="A phase before the horizon loop, in the order given, with its budget in work "
                    "units and its own settings, e.g. staged=300k:families=push-macro+pull-route,end-game=off "
                    "(`sokoasp phases`).")
 @click.option("--horizon", type=click.IntRange(0, HORIZON_MAX), help="Fixed-horizon encodings: the plan length (default: the file's).")

@@ -1,6 +1,7 @@
 """The phases: ways of finding a plan before (or instead of) the ASP horizon loop. ``PHASES`` is
 the one list the pipeline, the CLI, the grid, the portfolio, the docs and the tests read; a new
-phase is one module here plus one line below. A run lists its phases in order
+phase is one module here plus one line below, or a package's entry point in the group
+``sokoasp.phases`` naming a ``Phase`` (docs/extending.md). A run lists its phases in order
 (``SolveConfig.phases``), each with a budget in work units (``sokoasp.config.Meter``); the first
 plan wins, and the horizon loop runs after the last. A phase's module is imported when a run
 names the phase, so a run imports only the phases it runs."""
@@ -10,8 +11,9 @@ from __future__ import annotations
 from sokoasp.config import PhaseRun, SolveConfig, read_settings, read_work
 from sokoasp.errors import InputError
 from sokoasp.phases.base import Phase, PhaseContext, PhaseOutcome
+from sokoasp.registry import Registry, of_type
 
-PHASES: dict[str, Phase] = {phase.name: phase for phase in (
+SHIPPED = (
     Phase("box-search", "python", True, "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut",
           "sokoasp.phases.box_search"),
     Phase("feature-search", "python", True, "a box along a route to any square as one move, one state of each feature "
@@ -22,7 +24,8 @@ PHASES: dict[str, Phase] = {phase.name: phase for phase in (
           "sokoasp.phases.goal_room"),
     Phase("staged", "asp", False, "stages of short plans, one more box on a goal each, with an end game in Python",
           "sokoasp.phases.staged", checks_strategies=True, uses_idle_loop_time=True),
-)}
+)
+PHASES: Registry[Phase] = Registry("phase", "sokoasp.phases", lambda: SHIPPED, from_plugin=of_type(Phase, "phase"))
 
 __all__ = ["PHASES", "Phase", "PhaseContext", "PhaseOutcome", "check_phases", "checks_strategies", "loop_config", "parse_phase",
            "parse_phases"]
@@ -52,9 +55,7 @@ def parse_phase(given: str | dict[str, object]) -> PhaseRun:
 
 
 def phase_run(name: str, work: object, settings: dict[str, object]) -> PhaseRun:
-    if name not in PHASES:
-        raise InputError(f"unknown phase {name!r}: choose from {', '.join(PHASES)} (see `sokoasp phases`)")
-    phase = PHASES[name]
+    phase = PHASES.get_member(name)
     budget = phase.default_work if work is None else read_work(work, f"phase {name!r}")
     return PhaseRun(name, budget, read_settings(phase.settings, settings, name))
 

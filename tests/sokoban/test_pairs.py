@@ -137,6 +137,6 @@ def test_the_bound_strategy_refutes_a_horizon_below_the_pair_bound_without_searc
 
     assert refute() == (False, 0)
     shipped = STRATEGIES["bound"]
-    monkeypatch.setitem(STRATEGIES.members, "bound", replace(shipped, files=tuple(replace(f, facts="") for f in shipped.files)))
+    monkeypatch.setitem(STRATEGIES, "bound", replace(shipped, files=tuple(replace(f, facts="") for f in shipped.files)))
     outcome, choices = refute()
     assert outcome is None or choices > 0
