@@ -81,7 +81,7 @@ class Registry(MutableMapping[str, M], Generic[M]):
         try:
             return self[text]
         except KeyError:
-            also = " or a path to a file of your own (with a /)" if self.from_path is not None else ""
+            also = " or the path of your own (with a /)" if self.from_path is not None else ""
             raise InputError(f"unknown {self.kind} {text!r}; choose from {', '.join(self)}{also}") from None
 
     def read_shipped(self) -> None:

@@ -45,6 +45,7 @@ class StrategyFile:
     path: Path
     families: tuple[str, ...]
     facts: str = ""
+    line: int = 0  # of the families, for errors
 
 
 @dataclass(frozen=True)
@@ -96,10 +97,6 @@ def strategy_from_folder(folder: Path) -> Strategy:
 
 def strategy_file(header: Header) -> StrategyFile:
     families = header.words("families")
-    for family in families:
-        if family not in ENCODINGS:
-            raise header.error(f"unknown family {family!r} (known: {', '.join(ENCODINGS)}; a family of your own is "
-                               "known once -e names its file)", "families")
     facts = header.text("facts", "")
     if facts and not MAKER.fullmatch(facts):
         raise header.error(f"facts names a Python function as module:function, not {facts!r}", "facts")
@@ -110,7 +107,7 @@ def strategy_file(header: Header) -> StrategyFile:
             check_clingo_args(header.words("clingo"))
         except InputError as error:
             raise header.error(error.problem, "clingo") from None
-    return StrategyFile(header.path, families, facts)
+    return StrategyFile(header.path, families, facts, header.lines["families"])
 
 
 def combination(name: str, thesis_name: str, parts: tuple[Strategy, ...]) -> Strategy:
@@ -156,10 +153,21 @@ def check_supported(names: tuple[str, ...], encoding: str) -> None:
     for name in names:
         strategy = get_strategy(name)
         if encoding not in strategy.encodings:
+            check_families(strategy)
             raise InputError(
                 f"strategy {strategy.name!r} does not support encoding {encoding!r} "
                 f"(it supports {', '.join(strategy.encodings)})"
             )
+
+
+def check_families(strategy: Strategy) -> None:
+    """Refuse a family its files name that no encoding has (a typo, or a family of your own whose
+    file -e has not named), naming the file and line."""
+    for file in strategy.files:
+        for family in file.families:
+            if family not in ENCODINGS:
+                raise InputError(f"unknown family {family!r} (known: {', '.join(ENCODINGS)}; a family of your own is "
+                                 "known once -e names its file)", str(file.path), file.line)
 
 
 def strategy_paths(names: tuple[str, ...], encoding: str) -> list[Path]:

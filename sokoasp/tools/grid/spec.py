@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sokoasp.asp.clingo_options import check_clingo_args
-from sokoasp.asp.encodings import get_encoding
+from sokoasp.asp.encodings import encoding_paths, get_encoding
 from sokoasp.asp.strategies import get_strategy
 from sokoasp.board.facts import digest
 from sokoasp.board.level import Level
@@ -91,6 +91,7 @@ class Run:
             parts.append(repr(portfolio.members_for(self.time_limit)))
         if self.encoding == PROVED_RECORD:  # so do new provers, and a new plan in the record
             parts += [repr(prove.provers(1)), self.instance.plan]
+        parts += [own_files_digest(name) for name in (self.encoding, *self.strategies) if is_path(name)]  # an edit: a new run
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
 
 
@@ -154,10 +155,23 @@ def combination_config(max_horizon: int, encoding: str, strategies: tuple[str, .
                        interleave=interleave, max_horizon=max_horizon)
 
 
+def own_files_digest(name: str) -> str:
+    """A digest of the files of the user's encoding or strategy at path ``name``."""
+    paths = encoding_paths(get_encoding(name)) if name.endswith(".lp") else [f.path for f in get_strategy(name).files]
+    return hashlib.sha256(b"".join(path.read_bytes() for path in paths)).hexdigest()[:16]
+
+
+def member_label(name: str, strategy: bool = True) -> str:
+    """A member's name in a label: a user's file or folder by the name its header gives."""
+    if not is_path(name):
+        return name
+    return get_strategy(name).name if strategy else get_encoding(name).name
+
+
 def configuration_label(encoding: str, strategies: tuple[str, ...], options: tuple[str, ...], factor: int,
                         phases: tuple[PhaseRun, ...], interleave: int) -> str:
     """encoding+strategy+... [clingo options] [start Nx] [phase WORK (settings), ...] [interleave N]."""
-    label = "+".join((encoding, *strategies))
+    label = "+".join((member_label(encoding, strategy=False), *map(member_label, strategies)))
     label += f" [{' '.join(options)}]" if options else ""
     label += f" [start {factor}x]" if factor != 1 else ""
     label += f" [{', '.join(phase_label(run) for run in phases)}]" if phases else ""
