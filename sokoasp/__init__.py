@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from sokoasp.config import PhaseRun, SolveConfig
     from sokoasp.optimizer import Optimized, optimize
     from sokoasp.phases import PHASES
+    from sokoasp.phases.base import Phase, PhaseContext, PhaseOutcome
     from sokoasp.pipeline import solve
     from sokoasp.portfolio.race import race
     from sokoasp.result import PhaseReport, Result, Status
@@ -26,11 +27,12 @@ __version__ = "0.1.0"  # the one place it is written: pyproject.toml reads it
 PUBLIC = {"ENCODINGS": "sokoasp.asp.encodings", "STRATEGIES": "sokoasp.asp.strategies", "Level": "sokoasp.board.level",
           "load_level": "sokoasp.board.loading", "replay": "sokoasp.board.simulator", "PhaseRun": "sokoasp.config",
           "SolveConfig": "sokoasp.config",
-          "optimize": "sokoasp.optimizer", "Optimized": "sokoasp.optimizer", "PHASES": "sokoasp.phases", "solve": "sokoasp.pipeline",
+          "optimize": "sokoasp.optimizer", "Optimized": "sokoasp.optimizer", "PHASES": "sokoasp.phases",
+          "Phase": "sokoasp.phases.base", "PhaseContext": "sokoasp.phases.base", "PhaseOutcome": "sokoasp.phases.base", "solve": "sokoasp.pipeline",
           "race": "sokoasp.portfolio.race", "PhaseReport": "sokoasp.result", "Result": "sokoasp.result",
           "Status": "sokoasp.result"}
 
-__all__ = ["ENCODINGS", "PHASES", "STRATEGIES", "Level", "Optimized", "PhaseReport", "PhaseRun", "Result", "SolveConfig",
+__all__ = ["ENCODINGS", "PHASES", "STRATEGIES", "Level", "Optimized", "Phase", "PhaseContext", "PhaseOutcome", "PhaseReport", "PhaseRun", "Result", "SolveConfig",
            "Status", "load_level", "optimize", "race", "replay", "solve"]
 
 

@@ -16,7 +16,7 @@ from sokoasp.cli.output import EXIT_CODES_HELP, render
 from sokoasp.config import PhaseRun, SolveConfig
 from sokoasp.configure import HORIZON_MAX, config_from_table
 from sokoasp.errors import InputError
-from sokoasp.phases import PHASES, parse_phases
+from sokoasp.phases import parse_phases
 from sokoasp.pipeline import solve
 from sokoasp.result import Result
 
