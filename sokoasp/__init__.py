@@ -28,11 +28,13 @@ PUBLIC = {"ENCODINGS": "sokoasp.asp.encodings", "STRATEGIES": "sokoasp.asp.strat
           "load_level": "sokoasp.board.loading", "replay": "sokoasp.board.simulator", "PhaseRun": "sokoasp.config",
           "SolveConfig": "sokoasp.config",
           "optimize": "sokoasp.optimizer", "Optimized": "sokoasp.optimizer", "PHASES": "sokoasp.phases",
-          "Phase": "sokoasp.phases.base", "PhaseContext": "sokoasp.phases.base", "PhaseOutcome": "sokoasp.phases.base", "solve": "sokoasp.pipeline",
+          "Phase": "sokoasp.phases.base", "PhaseContext": "sokoasp.phases.base", "PhaseOutcome": "sokoasp.phases.base",
+          "solve": "sokoasp.pipeline",
           "race": "sokoasp.portfolio.race", "PhaseReport": "sokoasp.result", "Result": "sokoasp.result",
           "Status": "sokoasp.result"}
 
-__all__ = ["ENCODINGS", "PHASES", "STRATEGIES", "Level", "Optimized", "Phase", "PhaseContext", "PhaseOutcome", "PhaseReport", "PhaseRun", "Result", "SolveConfig",
+__all__ = ["ENCODINGS", "PHASES", "STRATEGIES", "Level", "Optimized", "Phase", "PhaseContext", "PhaseOutcome",
+           "PhaseReport", "PhaseRun", "Result", "SolveConfig",
            "Status", "load_level", "optimize", "race", "replay", "solve"]
 
 

@@ -20,6 +20,7 @@ from sokoasp.errors import ExitCode, SokoaspError, Stopped
 # module is imported when the command runs (or shows its own help), so each command imports only
 # what it uses; tests/cli/test_startup.py checks the lines against the commands' docstrings.
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "audit": ("audit", "audit_command", "Check a strategy's or encoding's claim against the exact optimum on generated levels."),
     "bench": ("grid", "bench", "Measure configurations against a baseline run in the same benchmark."),
     "convert": ("convert", "convert", "Convert a level between XSB/.sok text and the thesis fact format (.lp)."),
     "encodings": ("listings", "list_encodings", "List the encoding families, what one time step means and where each comes from."),
