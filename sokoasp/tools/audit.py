@@ -18,12 +18,13 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Literal
 
-from sokoasp.asp.encodings import Encoding, get_encoding
+from sokoasp.asp.encodings import ENCODINGS, Encoding, get_encoding
 from sokoasp.asp.strategies import Soundness, get_strategy
 from sokoasp.board.level import Cell, Level
 from sokoasp.config import Clock, SolveConfig
 from sokoasp.errors import InputError
 from sokoasp.pipeline import solve
+from sokoasp.registry import is_path
 from sokoasp.result import Result, Status
 from sokoasp.sokoban.breadth_first import move_optimum, push_optimum, region_from
 from sokoasp.tools.generate.boards import joined_blocks, rectangle
@@ -116,6 +117,9 @@ class Subject:
 
 
 def subject_of(member: str, family: str | None) -> Subject:
+    if not member.endswith(".lp") and not is_path(member) and member not in ENCODINGS and not is_strategy(member):
+        raise InputError(f"{member!r} is neither a strategy nor an encoding family (`sokoasp strategies`, `sokoasp encodings`) "
+                         "nor the path of one of your own")
     if member.endswith(".lp") or not is_strategy(member):
         if family is not None:
             raise InputError(f"{member!r} is an encoding family: --family is for strategies")
