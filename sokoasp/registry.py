@@ -4,8 +4,9 @@ those installed packages register through entry points, then files named by path
 Plugins are looked up the first time a name is not a shipped one or the list is read whole, so
 a run that names shipped members alone never scans the installed packages. A name spelled as a
 path (with a ``/`` or ending in ``.lp``) is a user's file or folder, read by the kind's loader
-and then known by its own name for the rest of the process. Every member has one origin, shown
-by the listings; a plugin or file whose name clashes with another member is refused.
+and then known by its own name for the rest of the process (not listed: the listings show the
+shipped members and the plugins, each with its origin). A plugin or file whose name clashes
+with another member is refused.
 """
 
 from __future__ import annotations
@@ -43,13 +44,16 @@ class Registry(MutableMapping[str, M], Generic[M]):
         self.shipped, self.from_path, self.from_plugin = shipped, from_path, from_plugin
         self.members: dict[str, M] = {}
         self.origins: dict[str, str] = {}
-        self.paths: dict[Path, M] = {}
+        self.paths: dict[Path, M] = {}  # files read so far, by their resolved path
+        self.files: dict[str, M] = {}  # the same by name: known to lookups, not listed
         self.shipped_read = self.plugins_read = False
 
     def __getitem__(self, name: str) -> M:
         self.read_shipped()
         if name not in self.members:
             self.read_plugins()
+        if name not in self.members and name in self.files:
+            return self.files[name]
         return self.members[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -97,8 +101,8 @@ class Registry(MutableMapping[str, M], Generic[M]):
             self.read_shipped()
             member = self.from_path(path)
             self.check_new(member.name, str(path))
-            self.paths[key] = member
-            self.add(member, f"file {path}")
+            self.paths[key] = self.files[member.name] = member
+            self.origins[member.name] = f"file {path}"
         return self.paths[key]
 
     def read_plugins(self) -> None:
@@ -132,9 +136,9 @@ class Registry(MutableMapping[str, M], Generic[M]):
             raise InputError(str(error), where) from None
 
     def check_new(self, name: str, where: str) -> None:
-        if name in self.members:
-            raise InputError(f"{self.kind} {name!r} clashes with the {self.kind} of that name from "
-                             f"{self.origins[name]}: give yours another name", where)
+        if name in self.members or name in self.files:
+            raise InputError(f"{self.kind} {name!r} clashes with the {self.kind} of that name from {self.origins[name]}: "
+                             "give yours another name", where)
 
     def add(self, member: M, origin: str) -> None:
         self.members[member.name] = member

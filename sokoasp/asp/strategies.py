@@ -21,7 +21,7 @@ from sokoasp.asp.encodings import ENCODINGS, SHIPPED_FAMILIES, encodings_dir
 from sokoasp.asp.headers import Header, read_header
 from sokoasp.board.level import Level
 from sokoasp.errors import InputError
-from sokoasp.registry import Registry, of_type
+from sokoasp.registry import SHIPPED, Registry, of_type
 
 
 class Soundness(str, Enum):
@@ -154,10 +154,10 @@ def check_supported(names: tuple[str, ...], encoding: str) -> None:
         strategy = get_strategy(name)
         if encoding not in strategy.encodings:
             check_families(strategy)
-            raise InputError(
-                f"strategy {strategy.name!r} does not support encoding {encoding!r} "
-                f"(it supports {', '.join(strategy.encodings)})"
-            )
+            own = None if STRATEGIES.origin(strategy.name) == SHIPPED or strategy.combination else str(strategy.files[0].path.parent)
+            raise InputError(f"strategy {strategy.name!r} does not support encoding {encoding!r} (it supports "
+                             f"{', '.join(strategy.encodings)}{'; no file of the folder names it in its families' if own else ''})",
+                             own)
 
 
 def check_families(strategy: Strategy) -> None:
