@@ -3,6 +3,7 @@ proved push-optimal or beaten; with --record, a plan record's plan is proved ins
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import click
@@ -61,4 +62,5 @@ def race_command(level_file: Path, which: str | None, prove: bool, record: Path 
         from sokoasp.optimizer import optimize_result  # clingo windows: only when asked
 
         result = optimize_result(loaded.level, result, nominal_work(optimize_seconds), optimize_seconds)
-    print_result(loaded.source, loaded.level, result, as_json)
+    interrupted = result.stats.get("optimized", {}).get("stopped") == "interrupted"  # the best plan so far, then as Ctrl-C
+    print_result(loaded.source, loaded.level, result, as_json, 128 + signal.SIGINT if interrupted else None)

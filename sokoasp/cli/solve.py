@@ -96,7 +96,7 @@ def solve_command(level_file: Path, which: str | None, encoding: str, strategies
     print_result(loaded.source, loaded.level, result, as_json)
 
 
-def print_result(source: str, level: Level, result: Result, as_json: bool) -> None:
-    """Print ``result`` as text or JSON and exit with its status's code."""
+def print_result(source: str, level: Level, result: Result, as_json: bool, exit_code: int | None = None) -> None:
+    """Print ``result`` as text or JSON and exit with its status's code (or ``exit_code``)."""
     click.echo(json.dumps(result.to_dict(), indent=2) if as_json else render(source, level, result))
-    sys.exit(result.status.exit_code)
+    sys.exit(result.status.exit_code if exit_code is None else exit_code)

@@ -38,7 +38,8 @@ def optimize_result(level: Level, result: Result, work: int, seconds: float | No
     stats = result.stats | {"optimized": {"metric": metric, "moves_before": len(result.plan),
                                           "pushes_before": count_pushes(result.plan),
                                           "windows_improved": outcome.windows_improved,
-                                          "whole_proven": outcome.whole_proven, "work": outcome.work}}
+                                          "whole_proven": outcome.whole_proven, "work": outcome.work,
+                                          "stopped": outcome.stopped}}
     return validate(level, replace(result, plan=outcome.plan, moves=len(outcome.plan),
                                    pushes=count_pushes(outcome.plan), stats=stats))
 

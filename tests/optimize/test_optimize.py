@@ -129,3 +129,16 @@ def test_a_stopped_optimizer_prints_the_best_plan_so_far(monkeypatch: pytest.Mon
     plan = next(line.split()[-1] for line in out.splitlines() if line.startswith("plan:"))
     assert code == 130 and "stopped:    interrupted" in out
     assert replay(level, plan).ok and len(plan) <= len(given)
+
+
+def test_a_race_whose_optimizer_is_stopped_prints_its_plan_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    level_file = ROOT / "instances" / "microban_1-5.sok"
+
+    def stopped(*args: object, **kwargs: object) -> windows.Answer:
+        raise KeyboardInterrupt  # Ctrl-C in the first window's solve
+
+    monkeypatch.setattr(windows, "solve_window", stopped)
+    code, out = run("race", "--optimize", "5", "--json", "-l", "3", str(level_file))
+    result = json.loads(out)
+    assert code == 130 and result["stats"]["optimized"]["stopped"] == "interrupted"
+    assert replay(load_level(level_file, "3").level, result["plan"]).ok
