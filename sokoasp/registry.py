@@ -35,8 +35,8 @@ def is_path(text: str) -> bool:
 
 
 class Registry(MutableMapping[str, M], Generic[M]):
-    """The members of one kind by name, in order: shipped, plugins, files loaded so far, and
-    members registered from Python (``REGISTRY[name] = member``)."""
+    """The members of one kind by name, in order: shipped, plugins, and members registered from
+    Python (``REGISTRY[name] = member``); files read so far are found by name but not listed."""
 
     def __init__(self, kind: str, group: str, shipped: Callable[[], Iterable[M]],
                  from_path: Callable[[Path], M] | None = None, from_plugin: Callable[[object], M] | None = None) -> None:
@@ -65,10 +65,11 @@ class Registry(MutableMapping[str, M], Generic[M]):
         return len(list(iter(self)))
 
     def __setitem__(self, name: str, member: M) -> None:
-        """Register ``member`` from Python code (a script or a test), replacing one of that name."""
+        """Register ``member`` from Python code (a script or a test); one replacing a member of
+        that name keeps its origin."""
         assert name == member.name, (name, member.name)
         self.read_shipped()
-        self.add(member, "registered in Python")
+        self.add(member, self.origins.get(name, "registered in Python"))
 
     def __delitem__(self, name: str) -> None:
         del self.members[name]
