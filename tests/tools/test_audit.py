@@ -14,7 +14,7 @@ from oracle import bfs_moves, bfs_pushes
 
 from sokoasp.asp.strategies import STRATEGIES, Soundness
 from sokoasp.board.xsb import write_level
-from sokoasp.tools.audit import Audit, AuditSettings, Kind, audit, level_stream
+from sokoasp.tools.audit import Audit, AuditSettings, Finding, Kind, audit, level_stream, verdict
 
 SOKOASP = str(Path(sys.executable).parent / "sokoasp")
 QUICK = AuditSettings(levels=40, larger=5)  # the default run's share; the full stream is a slow test
@@ -99,3 +99,12 @@ def test_bad_audits_are_one_line_errors(tmp_path: Path, args: list[str], problem
                                          if family not in ("split", "plain")])
 def test_every_family_of_a_keeping_strategy_is_consistent_on_the_default_stream(name: str, family: str) -> None:
     assert not audit(name, family).contradicted
+
+
+def test_a_claim_to_keep_solvability_allows_a_lost_optimum_but_not_a_lost_plan() -> None:
+    level = read_levels("#####\n#@$.#\n#####\n", "x")[0]
+    for kind, contradicted in ((Kind.OPTIMUM_LOST, False), (Kind.HORIZON, False), (Kind.UNSOLVABLE, True), (Kind.REPLAY, True)):
+        report = Audit("mine", "push", "pushes", Soundness.KEEPS_SOLVABLE.value, kept=3, finding=Finding(kind, level, 4, 2, 3))
+        report.verdict = verdict(report)
+        assert report.contradicted is contradicted, (kind, report.verdict)
+
