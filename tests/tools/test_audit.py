@@ -13,7 +13,7 @@ import pytest
 from oracle import bfs_moves, bfs_pushes
 
 from sokoasp.asp.strategies import STRATEGIES, Soundness
-from sokoasp.board.xsb import write_level
+from sokoasp.board.xsb import read_levels, write_level
 from sokoasp.tools.audit import Audit, AuditSettings, Finding, Kind, audit, level_stream, verdict
 
 SOKOASP = str(Path(sys.executable).parent / "sokoasp")
