@@ -14,6 +14,7 @@ from sokoasp.errors import InputError
 DEFAULT_MAX_HORIZON = 200
 WORK_PER_SECOND = 5_000  # the nominal rate that turns a time limit into work where a budget follows the limit (members)
 MOST_WORK = 10**12  # the largest budget a phase or a run may be given, in work units
+MOST_STATES = 1_000_000  # a search stops after this many states, whatever its budget (memory: ~100 bytes a state)
 TIME_LIMIT_MAX = 1e6  # seconds (11.6 days): the waits on solver processes count milliseconds in 32 bits (2.1e6 s)
 
 Progress = Callable[[str], None]

@@ -14,7 +14,6 @@ file, line and reason. A user's file is never handed to clingo.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -239,4 +238,6 @@ def pool(low: int, high: int) -> str:
 def digest(level: Level) -> str:
     """A short hash of the level's canonical facts (its title left out): the same level, wherever
     its file is, has the same digest (grid databases and plan records match levels by it)."""
+    import hashlib  # here: a solve needs no digest
+
     return hashlib.sha256(write_facts(level.with_title("")).encode()).hexdigest()[:16]

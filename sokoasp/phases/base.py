@@ -10,9 +10,8 @@ from types import ModuleType
 from typing import Literal, Protocol, TypeVar
 
 from sokoasp.board.level import Level
-from sokoasp.config import Clock, PhaseRun, PhaseSettings, Progress, SolveConfig
+from sokoasp.config import MOST_STATES, Clock, PhaseRun, PhaseSettings, Progress, SolveConfig
 from sokoasp.result import PhaseReport, Result
-from sokoasp.sokoban.traps import MOST_STATES
 
 Kind = TypeVar("Kind", bound=PhaseSettings)
 

@@ -7,12 +7,11 @@ state; it proves a level unsolvable when it searches every state)."""
 from __future__ import annotations
 
 from sokoasp.board.level import Level
-from sokoasp.config import Clock
+from sokoasp.config import MOST_STATES, Clock
 from sokoasp.phases.base import PhaseContext, PhaseOutcome, SearchSettings
 from sokoasp.result import PhaseReport
 from sokoasp.sokoban.end_game import moving_every_box, pushed_moves
 from sokoasp.sokoban.push_search import Stop
-from sokoasp.sokoban.traps import MOST_STATES
 
 NAME = "box-search"
 WORK = 100_000  # states: most small levels need a few thousand; hard ones are for the ASP phases

@@ -19,7 +19,7 @@ import heapq
 import time
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
-from sokoasp.config import Clock
+from sokoasp.config import MOST_STATES, Clock
 from sokoasp.phases.base import PhaseContext, PhaseOutcome
 from sokoasp.result import PhaseReport
 from sokoasp.sokoban.analysis import lone_box_distances
@@ -27,7 +27,7 @@ from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import links_back
 from sokoasp.sokoban.end_game import pushed_moves
 from sokoasp.sokoban.rooms.entrances import EntranceRoom, find_entrance_room, next_entries
-from sokoasp.sokoban.traps import MOST_STATES, Traps
+from sokoasp.sokoban.traps import Traps
 
 NAME = "room-search"
 WORK = 500_000  # states (about 40 s): a level that needs a parked box takes a few hundred thousand; others finish early

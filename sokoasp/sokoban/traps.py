@@ -19,13 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from sokoasp.board.level import Cell, Level
+from sokoasp.config import MOST_STATES
 from sokoasp.sokoban.analysis import lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.deadlocks import dead_freeze, dead_group
 from sokoasp.sokoban.push_search import SearchLimits, Target, push_search
-
-MOST_STATES = 1_000_000  # a search stops after this many states, whatever its budget (memory: ~100 bytes a state)
 
 
 class Traps:

@@ -12,14 +12,14 @@ from oracle import push_closure
 from test_deadlocks import corpus_states, solvable
 
 from sokoasp.board.level import Level
-from sokoasp.config import Clock, SolveConfig
+from sokoasp.config import MOST_STATES, Clock, SolveConfig
 from sokoasp.phases.staged.search import StagedSearch
 from sokoasp.phases.staged.stage_ends import StageEnds, StageGoal, state_nogood
 from sokoasp.phases.staged.stage_session import StageSession
 from sokoasp.sokoban.analysis import dead_squares
 from sokoasp.sokoban.deadlocks import dead_fence, dead_freeze, dead_group
 from sokoasp.sokoban.pushes import StagePlan
-from sokoasp.sokoban.traps import MOST_STATES, Traps, neighbourhoods
+from sokoasp.sokoban.traps import Traps, neighbourhoods
 
 # The empty goal at the top right can be filled only by a box pushed from the square left of it,
 # the player on the filled goal at the top left; the box there can leave only for the corner
