@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from oracle import bfs_moves, bfs_pushes
 
+from sokoasp.asp.encodings import ENCODINGS
 from sokoasp.asp.strategies import STRATEGIES, Soundness
 from sokoasp.board.xsb import read_levels, write_level
 from sokoasp.tools.audit import Audit, AuditSettings, Finding, Kind, audit, level_stream, verdict
@@ -61,11 +62,16 @@ def test_the_same_seed_gives_the_same_levels_and_verdict() -> None:
     assert audit("ff", settings=AuditSettings(seed=5)) == audit("ff", settings=AuditSettings(seed=5))
 
 
-def test_an_encoding_family_is_audited_against_its_unit() -> None:
-    report = audit("push", settings=QUICK)
-    assert report.unit == "pushes" and report.claim == "finds a shortest plan" and report.verdict.startswith("consistent")
-    jump = audit("push-jump", settings=QUICK)
-    assert jump.claim == "finds a plan when one exists" and not jump.contradicted
+SPLIT = ("split", "split-incremental")  # x and y in separate atoms: minutes for the stream
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=[pytest.mark.slow] if name in SPLIT else [])
+                                  for name, encoding in ENCODINGS.items() if not encoding.planner])
+def test_every_shipped_family_passes_its_own_audit(name: str) -> None:
+    report = audit(name, settings=QUICK)
+    assert report.unit == ("moves" if ENCODINGS[name].unit == "move" else "pushes")
+    assert report.claim == ("finds a shortest plan" if ENCODINGS[name].proves_optimum else "finds a plan when one exists")
+    assert report.verdict.startswith("consistent") and report.kept >= 30, report.verdict
 
 
 def test_the_command_writes_the_counterexample_and_exits_1_on_a_contradiction(tmp_path: Path) -> None:
