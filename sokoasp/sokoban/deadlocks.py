@@ -25,6 +25,7 @@ from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import player_region
+from sokoasp.sokoban.pairs import pair_is_dead
 from sokoasp.sokoban.push_search import SearchLimits, Stop, Target, matching, push_search
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
@@ -234,7 +235,11 @@ def near(a: Cell, b: Cell) -> bool:
 def group_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], group: tuple[Cell, ...], player: Cell,
                   pulls: bool) -> bool:
     """``cannot_all_reach_goals`` for the boxes of ``group``, cached: the stages meet the same
-    groups in state after state."""
+    groups in state after state. Two boxes pushed are looked up in the level's two-box table
+    (``pairs.alive_pairs``, searched once for the floor and goals): exact, where the group's
+    own search gives up after ``GROUP_STATES``."""
+    if len(group) == 2 and not pulls:
+        return pair_is_dead(floor, goals, (group[0], group[1]), player)
     return cannot_all_reach_goals(floor, goals, frozenset(group), player, pulls, GROUP_STATES)
 
 

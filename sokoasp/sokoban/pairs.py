@@ -83,12 +83,11 @@ def ordered(a: Cell, b: Cell) -> Pair:
 State = tuple[Pair, int]  # two squares and the index of the player's side of them
 
 
-def pair_distances(level: Level, sides: PairSides) -> dict[State, int]:
+def pair_distances(floor: frozenset[Cell], goals: frozenset[Cell], sides: PairSides) -> dict[State, int]:
     """Every (pair, side) from which both boxes can be pushed onto goals, with the fewest pushes
     that do it: a breadth-first search by pulls back from both boxes on goals, the player on
     any side."""
-    floor = level.floor
-    alive = {(pair, side): 0 for pair in combinations(sorted(level.goals), 2) for side in range(len(sides.of(pair)))}
+    alive = {(pair, side): 0 for pair in combinations(sorted(goals), 2) for side in range(len(sides.of(pair)))}
     todo = deque(alive)
     while todo:
         pair, side = todo.popleft()
@@ -127,12 +126,24 @@ def relevant_pairs(level: Level) -> list[Pair]:
             if len(owners[a]) > 1 or len(owners[b]) > 1 or owners[a] != owners[b]]
 
 
-@lru_cache(maxsize=16)
 def searched(level: Level) -> tuple[PairSides, dict[State, int]]:
-    """The sides of the level's pairs and ``pair_distances`` (cached: the strategies, the bound
-    and the unsolvability test of one level share one search)."""
-    sides = PairSides(level.floor)
-    return sides, pair_distances(level, sides)
+    """The sides of the level's pairs and ``pair_distances``."""
+    return alive_pairs(level.floor, level.goals)
+
+
+@lru_cache(maxsize=16)
+def alive_pairs(floor: frozenset[Cell], goals: frozenset[Cell]) -> tuple[PairSides, dict[State, int]]:
+    """The sides of the pairs of ``floor`` and ``pair_distances`` (cached: the strategies, the
+    bound, the unsolvability test and the searches' group deadlocks of one level share one search)."""
+    sides = PairSides(floor)
+    return sides, pair_distances(floor, goals, sides)
+
+
+def pair_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], pair: Pair, player: Cell) -> bool:
+    """Whether the two boxes of ``pair`` (the smaller first), alone on ``floor`` with the player
+    on ``player``, cannot both be pushed onto goals: a look-up in ``alive_pairs``."""
+    sides, alive = alive_pairs(floor, goals)
+    return (pair, sides.side_of(pair, player)) not in alive
 
 
 @lru_cache(maxsize=16)

@@ -29,6 +29,7 @@ from sokoasp.sokoban.deadlocks import (
     fence_is_dead,
     frozen_boxes,
     goals_filled_first,
+    group_sides,
     near,
     near_triples,
     placed_one_by_one,
@@ -36,6 +37,7 @@ from sokoasp.sokoban.deadlocks import (
     pockets,
 )
 from sokoasp.sokoban.end_game import pushed_moves
+from sokoasp.sokoban.pairs import pair_is_dead
 from sokoasp.sokoban.push_search import SearchLimits, Stop, Target, push_search
 
 CORPUS = multi_box_corpus(24, seed=11)
@@ -415,3 +417,18 @@ def test_every_goal_is_filled_first_where_the_goals_cannot_be_emptied_by_pulling
     level = level_of("#####\n#*@.#\n## $#\n#####\n")  # no room to step back from (1, 1)
     assert goals_filled_first(level.floor, level.goals) == level.goals == {(1, 1), (3, 1)}
 
+
+
+def test_the_two_box_table_answers_as_the_search_of_the_two_boxes_alone() -> None:
+    """``group_is_dead`` looks two boxes up in the level's table (``pairs.pair_is_dead``): on every
+    pair of squares of small levels, from every side, the answer of a search with no state limit."""
+    checked = 0
+    for text in multi_box_corpus(12, seed=3).values():
+        level = level_of(text)
+        live = sorted(lone_box_distances(level.floor, level.goals))
+        for pair in combinations(live, 2):
+            for least, _ in group_sides(level.floor, pair):
+                searched = cannot_all_reach_goals(level.floor, level.goals, frozenset(pair), least, False, 10**6)
+                assert pair_is_dead(level.floor, level.goals, pair, least) is searched, (text, pair, least)
+                checked += 1
+    assert checked > 500
