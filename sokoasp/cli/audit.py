@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -64,6 +65,8 @@ def audit_command(member: str, family: str | None, levels: int, larger: int, see
         click.echo(render(report, written))
     if report.contradicted:
         sys.exit(ExitCode.ERROR)
+    if report.interrupted:  # what was seen is printed above
+        sys.exit(128 + signal.SIGINT)
 
 
 def write_counterexample(report: Audit, out: Path) -> Path:
@@ -92,4 +95,4 @@ def as_dict(report: Audit, written: Path | None) -> dict[str, object]:
                                           "written": str(written)}
     return {"member": report.member, "family": report.family, "unit": report.unit, "claim": report.claim,
             "kept": report.kept, "skipped": report.skipped, "finding": finding, "verdict": report.verdict,
-            "contradicted": report.contradicted}
+            "contradicted": report.contradicted, "interrupted": report.interrupted}

@@ -70,6 +70,7 @@ class Audit:
     skipped: int = 0  # levels whose oracle or solve ran out of budget
     finding: Finding | None = None
     verdict: str = ""
+    interrupted: bool = False  # stopped by Ctrl-C: what was seen until then
 
     @property
     def contradicted(self) -> bool:
@@ -80,17 +81,28 @@ def audit(member: str, family: str | None = None, settings: AuditSettings = Audi
           progress: Callable[[], None] | None = None) -> Audit:
     """Audit ``member``: a strategy (name or folder) on ``family`` (default: its first family
     driven by the horizon loop), or an encoding family (name or file; ``family`` must then be
-    None). Stops at the first finding; ``progress`` hears each level done."""
+    None). Stops at the first finding; ``progress`` hears each level done. Ctrl-C ends it with
+    what it saw so far (``interrupted``)."""
     chosen = subject_of(member, family)
     unit = "moves" if chosen.encoding.unit == "move" else "pushes"
     report = Audit(member, chosen.encoding.name, unit, chosen.claim)
+    try:
+        run_stream(report, chosen, settings, progress)
+    except KeyboardInterrupt:
+        report.interrupted = True
+    report.verdict = verdict(report)
+    return report
+
+
+def run_stream(report: Audit, chosen: Subject, settings: AuditSettings, progress: Callable[[], None] | None) -> None:
+    """Check the stream's levels into ``report`` until the first finding."""
     plain = replace(chosen, strategies=())
     larger = settings.larger if chosen.strategies and chosen.encoding.incremental else 0
-    grow = 2 if unit == "pushes" else 1  # plans in moves grow fast with the board: more boxes, not more floor
+    grow = 2 if report.unit == "pushes" else 1  # plans in moves grow fast with the board: more boxes, not more floor
     for number, (level, small) in enumerate(level_stream(settings.seed, settings.levels, larger, grow), 1):
         if progress is not None:
             progress()
-        optimum = oracle(level, unit, settings.oracle_states) if small else baseline(level, plain, settings)
+        optimum = oracle(level, report.unit, settings.oracle_states) if small else baseline(level, plain, settings)
         if optimum is None:
             report.skipped += 1
             continue
@@ -101,9 +113,7 @@ def audit(member: str, family: str | None = None, settings: AuditSettings = Audi
             report.kept += 1
         else:
             report.finding = outcome
-            break
-    report.verdict = verdict(report)
-    return report
+            return
 
 
 @dataclass(frozen=True)
@@ -236,7 +246,7 @@ def length(result: Result, encoding: Encoding) -> int | None:
 def verdict(report: Audit) -> str:
     """The claim against what was seen."""
     found = report.finding
-    seen = f"{report.kept} level(s) checked, {report.skipped} skipped (budget)"
+    seen = f"{report.kept} level(s) checked, {report.skipped} skipped (budget)" + (", then interrupted" if report.interrupted else "")
     if found is None:
         if report.claim == Soundness.MAY_LOSE.value:
             return f"not shown: no counterexample on {seen} (losing is allowed by the claim, not required)"

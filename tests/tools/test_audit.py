@@ -114,3 +114,25 @@ def test_a_claim_to_keep_solvability_allows_a_lost_optimum_but_not_a_lost_plan()
         report.verdict = verdict(report)
         assert report.contradicted is contradicted, (kind, report.verdict)
 
+
+
+def test_an_interrupted_audit_prints_what_it_saw_and_exits_130(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from test_cli import run
+
+    from sokoasp.tools import audit as auditing
+
+    checked = auditing.check_level
+    calls: list[int] = []
+
+    def stopped_at_the_sixth(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 6:
+            raise KeyboardInterrupt  # Ctrl-C in the sixth level's solve
+        return checked(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(auditing, "check_level", stopped_at_the_sixth)
+    monkeypatch.chdir(tmp_path)
+    code, out = run("audit", "clutter", "--json")
+    report, _ = json.JSONDecoder().raw_decode(out)  # stdout first, then the progress on stderr
+    assert code == 130 and report["interrupted"] and report["kept"] + report["skipped"] >= 5
+    assert "then interrupted" in report["verdict"] and not report["contradicted"]
