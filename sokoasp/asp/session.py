@@ -4,7 +4,10 @@ encoding, strategy files and a level's facts, asked for plans horizon by horizon
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import clingo
 
@@ -16,7 +19,11 @@ from sokoasp.asp.reverse_facts import reverse_facts
 from sokoasp.asp.strategies import strategy_clingo_args, strategy_facts, strategy_paths
 from sokoasp.board.level import Level
 from sokoasp.config import CONFLICT_UNITS, RULES_PER_UNIT, SOLVE_CALL_UNITS, Clock, SolveConfig
+from sokoasp.errors import InputError
 from sokoasp.sokoban.obstacles import rim_facts
+
+MOST_ERRORS = 20  # clingo's error messages kept: the first is reported
+CLINGO_WHERE = re.compile(r"(?P<file>[^:]+):(?P<line>\d+):[\d:-]+: (?P<problem>.*)")  # file:line:col: error: ...
 
 
 class Session:
@@ -35,11 +42,13 @@ class Session:
         if not encoding.incremental:
             args += ["-c", f"horizon={config.horizon}"]
         check_clingo_args(config.clingo_args)
-        self.control = clingo.Control(args, logger=lambda code, msg: None)
-        for path in encoding_paths(encoding):
-            self.control.load(str(path))
-        for path in strategy_paths(config.strategies, encoding.name):
-            self.control.load(str(path))
+        self.errors: list[str] = []  # clingo's error messages, for a program that does not parse or ground
+        self.control = clingo.Control(args, logger=self.log)
+        with self.program_errors():
+            for path in encoding_paths(encoding):
+                self.control.load(str(path))
+            for path in strategy_paths(config.strategies, encoding.name):
+                self.control.load(str(path))
         self.revisiting = revisiting or stepwise
         self.stepwise = stepwise
         if self.revisiting:
@@ -56,6 +65,25 @@ class Session:
         self.steps = -1  # step(1..steps) are grounded (base too once this is 0 or more)
         self.asked: int | None = None  # the horizon whose query/1 is on
         self.own_limit = str(self.solve_settings().solve_limit)  # --solve-limit as given (umax: none)
+
+    def log(self, code: clingo.MessageCode, message: str) -> None:
+        if code is clingo.MessageCode.RuntimeError and len(self.errors) < MOST_ERRORS:
+            self.errors.append(message.strip())
+
+    @contextmanager
+    def program_errors(self) -> Iterator[None]:
+        """A program that clingo cannot parse or ground (a user's encoding or strategy file) is an
+        input error with clingo's first message: its file, line and column, and what is wrong."""
+        try:
+            yield
+        except RuntimeError:
+            if not self.errors:
+                raise
+            first = " ".join(line.strip() for line in self.errors[0].splitlines())[:300]
+            where = CLINGO_WHERE.match(first)
+            if where is None:
+                raise InputError(first) from None
+            raise InputError(where["problem"].removeprefix("error: "), where["file"], int(where["line"])) from None
 
     def ask(self, horizon: int, budget: int | None = None) -> bool | None:
         """Ground the steps up to ``horizon`` (base first, once) and ask for a plan of exactly
@@ -108,7 +136,8 @@ class Session:
         if not parts:
             return
         began = time.perf_counter()
-        self.control.ground(parts)
+        with self.program_errors():
+            self.control.ground(parts)
         self.clock.ground += time.perf_counter() - began
         self.new_rules = True
 

@@ -135,3 +135,17 @@ def test_bad_members_on_the_command_line_are_usage_errors_without_a_traceback(tm
     (tmp_path / "level.sok").write_text(LEVEL)
     done = subprocess.run([SOKOASP, "solve", *args, "level.sok"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and problem in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("rule,problem", [(":- foo(X.\n", "syntax error"), ("p(X) :- not q(X,t).\n", "unsafe variables")])
+def test_a_program_clingo_cannot_read_is_an_error_naming_its_file_and_line(tmp_path: Path, rule: str, problem: str) -> None:
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "incremental.lp").write_text(HEADER.replace("mine", f"broken-{len(rule)}") + "#program step(t).\n" + rule)
+    with pytest.raises(InputError) as raised:
+        solve(level_of(LEVEL), SolveConfig(strategies=(f"{folder}/",)))
+    assert raised.value.source == str(folder / "incremental.lp") and raised.value.line == 6 and problem in raised.value.problem
+    family = tmp_path / "broken.lp"
+    family.write_text("%! encoding: broken\n%! summary: s\n%! unit: move\n%! driven: incremental\n%! optimal: yes\n" + rule)
+    done = subprocess.run([SOKOASP, "audit", str(family), "--levels", "2"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 7 and f"{family}:6: " in done.stderr and "Traceback" not in done.stderr
