@@ -85,7 +85,7 @@ def render(report: Audit, written: Path | None) -> str:
         lines += [f"finding:    level {found.number}: {found.kind.value}: optimum {found.optimum} {report.unit}, "
                   f"with the member {best}",
                   f"written:    {written}", *("            " + row for row in write_level(found.level).splitlines())]
-    lines.append(f"verdict:    {report.verdict}")
+    lines.append(f"verdict:    {report.summary}")
     return "\n".join(lines)
 
 
@@ -94,5 +94,6 @@ def as_dict(report: Audit, written: Path | None) -> dict[str, object]:
     finding = None if found is None else {**asdict(found), "kind": found.kind.value, "level": write_level(found.level),
                                           "written": str(written)}
     return {"member": report.member, "family": report.family, "unit": report.unit, "claim": report.claim,
-            "kept": report.kept, "skipped": report.skipped, "finding": finding, "verdict": report.verdict,
+            "kept": report.kept, "skipped": report.skipped, "finding": finding,
+            "verdict": None if report.verdict is None else report.verdict.value, "summary": report.summary,
             "contradicted": report.contradicted, "interrupted": report.interrupted}

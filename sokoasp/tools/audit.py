@@ -7,7 +7,9 @@ Each level is solvable by construction (boxes pulled off their goals). Per level
 the family's unit (moves or pushes) from the breadth-first oracle within ``oracle_states``, then
 one solve with the member within ``work`` units (reproducible, no seconds). A family that proves
 its optimum must reach it; one that does not must find a plan; every plan is replayed by the
-pipeline before it counts. A level whose oracle or solve runs out of budget is skipped.
+pipeline before it counts. A level whose oracle or solve runs out of budget is skipped. A
+strategy is then run on larger levels against its family without it (the family's first plan
+stands in for the optimum), where the oracle would run out.
 """
 
 from __future__ import annotations
@@ -37,8 +39,15 @@ class AuditSettings:
     larger: int = 100  # larger levels against the family without the strategy (strategies only)
     seed: int = 1
     work: int = 20_000  # units per solve: tiny levels need a few hundred; more is a level to skip, not wait on
-    oracle_states: int = 30_000  # breadth-first states per level: every level of the stream fits
+    oracle_states: int = 30_000  # breadth-first states per level: most levels of the stream fit, the rest are skipped
     slack: int = 3  # a member that misses the optimum is asked again up to slack x the optimum, to tell lost from unsolvable
+
+
+class Verdict(str, Enum):
+    CONSISTENT = "consistent"  # a claim to keep plans, and no counterexample
+    NOT_SHOWN = "not shown"  # a claim to lose solutions, and no counterexample
+    AS_CLAIMED = "as claimed"  # a counterexample the claim allows
+    CONTRADICTED = "contradicted"  # a counterexample the claim forbids
 
 
 class Kind(str, Enum):
@@ -69,12 +78,13 @@ class Audit:
     kept: int = 0  # levels where the member did what an optimal (or complete) family must
     skipped: int = 0  # levels whose oracle or solve ran out of budget
     finding: Finding | None = None
-    verdict: str = ""
+    verdict: Verdict | None = None  # set when the stream ends
+    summary: str = ""  # the verdict in a sentence, with what was seen
     interrupted: bool = False  # stopped by Ctrl-C: what was seen until then
 
     @property
     def contradicted(self) -> bool:
-        return self.verdict.startswith("contradicted")
+        return self.verdict is Verdict.CONTRADICTED
 
 
 def audit(member: str, family: str | None = None, settings: AuditSettings = AuditSettings(),
@@ -90,7 +100,7 @@ def audit(member: str, family: str | None = None, settings: AuditSettings = Audi
         run_stream(report, chosen, settings, progress)
     except KeyboardInterrupt:
         report.interrupted = True
-    report.verdict = verdict(report)
+    report.verdict, report.summary = judge(report)
     return report
 
 
@@ -243,17 +253,17 @@ def length(result: Result, encoding: Encoding) -> int | None:
     return result.moves if encoding.unit == "move" else result.pushes
 
 
-def verdict(report: Audit) -> str:
-    """The claim against what was seen."""
+def judge(report: Audit) -> tuple[Verdict, str]:
+    """The claim against what was seen, and why, in a sentence."""
     found = report.finding
     seen = f"{report.kept} level(s) checked, {report.skipped} skipped (budget)" + (", then interrupted" if report.interrupted else "")
     if found is None:
         if report.claim == Soundness.MAY_LOSE.value:
-            return f"not shown: no counterexample on {seen} (losing is allowed by the claim, not required)"
-        return f"consistent: no counterexample on {seen} (observed, not proven)"
+            return Verdict.NOT_SHOWN, f"not shown: no counterexample on {seen} (losing is allowed by the claim, not required)"
+        return Verdict.CONSISTENT, f"consistent: no counterexample on {seen} (observed, not proven)"
     where = f"level {found.number}: {found.kind.value}"
     if report.claim == Soundness.MAY_LOSE.value:
-        return f"as claimed: it may lose solutions, shown on {where}"
+        return Verdict.AS_CLAIMED, f"as claimed: it may lose solutions, shown on {where}"
     if report.claim == Soundness.KEEPS_SOLVABLE.value and found.kind in (Kind.OPTIMUM_LOST, Kind.HORIZON):
-        return f"as claimed: it keeps solvability, and its claim allows what it did on {where}"
-    return f"contradicted: it claims it {report.claim}, but on {where}"
+        return Verdict.AS_CLAIMED, f"as claimed: it keeps solvability, and its claim allows what it did on {where}"
+    return Verdict.CONTRADICTED, f"contradicted: it claims it {report.claim}, but on {where}"
