@@ -34,6 +34,7 @@ CLAIMS = {"keeps-optimal": Soundness.KEEPS_OPTIMAL, "keeps-solvable": Soundness.
           "may-lose": Soundness.MAY_LOSE}  # a header's spelling of each claim
 STRATEGY_KEYS = frozenset({"strategy", "summary", "families", "soundness", "thesis", "clingo", "facts"})
 SHARED_KEYS = ("strategy", "summary", "soundness", "thesis", "clingo")  # the files of one strategy agree on these
+MOST_FILES = 64  # files of one strategy folder: far more than there are families
 MAKER = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")  # module:function
 
 
@@ -74,9 +75,10 @@ def strategy_from_folder(folder: Path) -> Strategy:
     if not folder.is_dir():
         raise InputError("a strategy is a folder of .lp files, one per family it serves; "
                          + ("this is not a folder" if folder.exists() else "no such folder"), str(folder))
-    paths = sorted(folder.glob("*.lp"))[:64]
-    if not paths:
-        raise InputError("the strategy folder holds no .lp file", str(folder))
+    paths = sorted(folder.glob("*.lp"))
+    if not paths or len(paths) > MOST_FILES:
+        raise InputError("the strategy folder holds no .lp file" if not paths else
+                         f"the strategy folder holds {len(paths)} .lp files: at most {MOST_FILES}, one per family", str(folder))
     headers = [read_header(path, STRATEGY_KEYS) for path in paths]
     first = headers[0]
     for header in headers[1:]:
