@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from sokoasp.asp.encodings import ENCODINGS
+from sokoasp.asp.encodings import get_encoding
 from sokoasp.board.loading import load_level
-from sokoasp.cli.options import SECONDS
+from sokoasp.cli.options import SECONDS, Member
 from sokoasp.cli.output import status_text
 from sokoasp.config import SolveConfig
 from sokoasp.errors import InputError
@@ -26,7 +26,8 @@ SUFFIXES = {".png", ".svg", ".gif", ".mp4", ".html"}
 @click.argument("level_file", type=click.Path(path_type=Path))
 @click.option("--level", "-l", "which", help="Which level of a collection (number or title).")
 @click.option("--plan", help="A LURD plan to play (l/u/r/d walk, L/U/R/D push).")
-@click.option("--solve", "solve_with", metavar="ENCODING", help="Solve first with this encoding (e.g. push) and show its plan.")
+@click.option("--solve", "solve_with", type=Member("encoding"), help="Solve first with this encoding (e.g. push, or my-family.lp) "
+              "and show its plan.")
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="With --solve: seconds for the solver.")
 @click.option("--record", type=click.Path(path_type=Path),
               help="Play the level's plan from a plan record (see `sokoasp plans`), e.g. instances/plans/xsokoban_90.csv.")
@@ -55,7 +56,7 @@ def show(level_file: Path, which: str | None, plan: str | None, solve_with: str 
         plan = recorded_plan(level_file, loaded.level, record)
     if solve_with:
         config = SolveConfig(encoding=solve_with, strategies=("dead",), horizon=loaded.horizon)
-        if solve_with in ENCODINGS and not ENCODINGS[solve_with].incremental and loaded.horizon is None:
+        if not get_encoding(solve_with).incremental and loaded.horizon is None:
             raise InputError(f"--solve {solve_with}: a fixed-horizon encoding needs #const horizon in the level file; "
                              "or solve with an incremental one, such as push", loaded.source)
         result = solve_isolated(loaded.level, config, time_limit)
