@@ -137,14 +137,14 @@ class Subject:
 
 
 def subject_of(member: str, family: str | None) -> Subject:
-    if not member.endswith(".lp") and not is_path(member) and member not in ENCODINGS and not is_strategy(member):
-        raise InputError(f"{member!r} is neither a strategy nor an encoding family (`sokoasp strategies`, `sokoasp encodings`) "
-                         "nor the path of one of your own")
-    if member.endswith(".lp") or not is_strategy(member):
+    if member.endswith(".lp") or member in ENCODINGS:
         if family is not None:
             raise InputError(f"{member!r} is an encoding family: --family is for strategies")
         encoding = clingo_family(member)
         return Subject(member, encoding, (), "finds a shortest plan" if encoding.proves_optimum else "finds a plan when one exists")
+    if not is_path(member) and not is_strategy(member):  # a folder's own errors are its loader's to say
+        raise InputError(f"{member!r} is neither a strategy nor an encoding family (`sokoasp strategies`, `sokoasp encodings`) "
+                         "nor the path of one of your own")
     strategy = get_strategy(member)
     chosen = family or next((name for name in strategy.encodings if get_encoding(name).incremental), strategy.encodings[0])
     if chosen not in strategy.encodings:

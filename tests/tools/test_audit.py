@@ -135,3 +135,10 @@ def test_an_interrupted_audit_prints_what_it_saw_and_exits_130(monkeypatch: pyte
     report, _ = json.JSONDecoder().raw_decode(out)  # stdout first, then the progress on stderr
     assert code == 130 and report["interrupted"] and report["kept"] + report["skipped"] >= 5
     assert "then interrupted" in report["summary"] and report["verdict"] == "consistent"
+
+
+def test_a_strategy_folder_with_a_bad_header_is_audited_as_the_folder_it_is(tmp_path: Path) -> None:
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "incremental.lp").write_text(":- a.\n")
+    done = subprocess.run([SOKOASP, "audit", "./bad/"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 7 and "incremental.lp: the file has no header" in done.stderr
