@@ -24,16 +24,12 @@ def whole(low: int, high: int) -> tuple[Callable[[object], bool], str]:
     return (lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high), f"a whole number from {low} to {high}"
 
 
-def names(what: str) -> tuple[Callable[[object], bool], str]:
-    return (lambda v: isinstance(v, list | tuple) and all(isinstance(n, str) for n in v),
-            f"a list of {what} names (`sokoasp {what.replace('y', 'ie')}s`) or paths of your own")
-
-
 # A table's keys: each with its check and what it must be. Every other field of SolveConfig
 # (the time limit) is set by whoever runs the configuration.
 KEYS: dict[str, tuple[Callable[[object], bool], str]] = {
     "encoding": ((lambda v: isinstance(v, str)), "an encoding name (`sokoasp encodings`) or the path of your own"),
-    "strategies": names("strategy"),
+    "strategies": ((lambda v: isinstance(v, list | tuple) and all(isinstance(n, str) for n in v)),
+                   "a list of strategy names (`sokoasp strategies`) or paths of your own"),
     "phases": ((lambda v: isinstance(v, list | tuple)), 'a list of phases, e.g. ["box-search=100k", "staged=300k:end-game=off"]'),
     "horizon": whole(0, HORIZON_MAX),
     "min_horizon": whole(0, HORIZON_MAX),

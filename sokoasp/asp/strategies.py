@@ -21,7 +21,7 @@ from sokoasp.asp.encodings import ENCODINGS, SHIPPED_FAMILIES, encodings_dir
 from sokoasp.asp.headers import Header, read_header
 from sokoasp.board.level import Level
 from sokoasp.errors import InputError
-from sokoasp.registry import SHIPPED, Registry, of_type
+from sokoasp.registry import SHIPPED, Registry, is_path, of_type
 
 
 class Soundness(str, Enum):
@@ -114,12 +114,11 @@ def strategy_file(header: Header) -> StrategyFile:
 
 def combination(name: str, thesis_name: str, parts: tuple[Strategy, ...]) -> Strategy:
     """The strategies ``parts`` loaded together: the families all serve, the weakest claim."""
-    members = parts
-    summary = f"our reconstruction: {' + '.join(m.name for m in members)}"
-    families = tuple(family for family in members[0].encodings if all(family in m.encodings for m in members))
-    return Strategy(name, thesis_name, summary, weakest(m.soundness for m in members), families,
-                    tuple(file for m in members for file in m.files), reconstruction=True,
-                    clingo_args=tuple(dict.fromkeys(arg for m in members for arg in m.clingo_args)))
+    summary = f"our reconstruction: {' + '.join(part.name for part in parts)}"
+    families = tuple(family for family in parts[0].encodings if all(family in part.encodings for part in parts))
+    return Strategy(name, thesis_name, summary, weakest(part.soundness for part in parts), families,
+                    tuple(file for part in parts for file in part.files), reconstruction=True,
+                    clingo_args=tuple(dict.fromkeys(arg for part in parts for arg in part.clingo_args)))
 
 
 SHIPPED_FOLDERS = ("ff", "dead", "clutter", "wbtc", "freeze", "bound", "pairs", "corral", "commute", "straight",
@@ -138,7 +137,7 @@ STRATEGIES: Registry[Strategy] = Registry("strategy", "sokoasp.strategies", ship
 
 def get_strategy(name: str) -> Strategy:
     """The strategy registered as ``name`` (any case), or read from the folder ``name`` spells."""
-    return STRATEGIES.get_member(name if "/" in name else name.lower())
+    return STRATEGIES.get_member(name if is_path(name) else name.lower())
 
 
 # Pairs whose cuts are each proven to keep an optimal plan, but not both at once (two symmetry

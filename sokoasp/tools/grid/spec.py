@@ -16,6 +16,7 @@ import hashlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,8 @@ class Run:
             parts.append(repr(portfolio.members_for(self.time_limit)))
         if self.encoding == PROVED_RECORD:  # so do new provers, and a new plan in the record
             parts += [repr(prove.provers(1)), self.instance.plan]
-        parts += [own_files_digest(name) for name in (self.encoding, *self.strategies) if is_path(name)]  # an edit: a new run
+        own = [(self.encoding, False)] + [(name, True) for name in self.strategies]
+        parts += [own_files_digest(name, strategy) for name, strategy in own if is_path(name)]  # an edit: a new run
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:24]
 
 
@@ -155,9 +157,11 @@ def combination_config(max_horizon: int, encoding: str, strategies: tuple[str, .
                        interleave=interleave, max_horizon=max_horizon)
 
 
-def own_files_digest(name: str) -> str:
-    """A digest of the files of the user's encoding or strategy at path ``name``."""
-    paths = encoding_paths(get_encoding(name)) if name.endswith(".lp") else [f.path for f in get_strategy(name).files]
+@cache
+def own_files_digest(name: str, strategy: bool) -> str:
+    """A digest of the files of the user's strategy folder or encoding file at path ``name``
+    (read once a process: a grid asks for it on every run)."""
+    paths = [file.path for file in get_strategy(name).files] if strategy else encoding_paths(get_encoding(name))
     return hashlib.sha256(b"".join(path.read_bytes() for path in paths)).hexdigest()[:16]
 
 
