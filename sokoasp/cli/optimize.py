@@ -24,7 +24,8 @@ from sokoasp.tools.records import recorded_plan
 @click.option("--plan", help="The plan to shorten, in LURD letters.")
 @click.option("--record", type=click.Path(path_type=Path), help="Take the level's plan from this plan record.")
 @click.option("--metric", type=click.Choice(METRICS), default="pushes,moves", show_default=True,
-              help="What shorter means: a unit, or two (the first decides, the second breaks ties).")
+              help="What shorter means: a unit, two (the first decides, the second breaks ties), or pareto "
+                   "(shorter in one, longer in neither).")
 @click.option("--work", "work_given", default=work_text(DEFAULT_WORK), show_default=True,
               help="Work units to spend (states, clasp conflicts; about 5k a second): the same budget gives the same plan.")
 @click.option("--time-limit", type=SECONDS, help="Seconds at most, whatever work is left (the outer cap).")
@@ -37,8 +38,10 @@ def optimize_command(level_file: Path, which: str | None, plan: str | None, reco
     A window is the stretch between two states of the plan; windows slide and grow until none
     improves or the work is spent. The plan printed is replayed and never longer.
 
-    A window proven optimal says nothing about the whole plan; the whole plan is proven optimal
-    only when a window spanning it is.
+    With pushes first (and pareto), the whole level is first searched for fewer pushes (A* in
+    Python, the plan as the upper bound, a third of the work): it proves the plan push-optimal,
+    finds one that is, or proves a lower bound. A window proven optimal says nothing about the
+    whole plan.
 
     \b
     Examples:
@@ -62,7 +65,8 @@ def optimize_command(level_file: Path, which: str | None, plan: str | None, reco
 def render(source: str, outcome: Optimized) -> str:
     before = f"{cost_in('moves', outcome.given)} moves, {cost_in('pushes', outcome.given)} pushes"
     after = f"{cost_in('moves', outcome.plan)} moves, {cost_in('pushes', outcome.plan)} pushes"
-    first = outcome.metric.split(",")[0]
+    first = "pushes" if outcome.metric == "pareto" else outcome.metric.split(",")[0]
+    bound = "not searched" if outcome.lower_bound is None else f"no plan has fewer than {outcome.lower_bound} pushes"
     return "\n".join([
         f"level:      {source}",
         f"metric:     {outcome.metric}",
@@ -71,6 +75,7 @@ def render(source: str, outcome: Optimized) -> str:
         f"windows:    {outcome.windows_tried} tried, {outcome.windows_improved} improved, {outcome.windows_proven} "
         "proven optimal on their own (which says nothing of the whole plan)",
         f"whole plan: {'proven optimal in ' + first if outcome.whole_proven else 'not proven optimal'}",
+        f"A* search:  {bound}" + ("; the plan's pushes are the search's (Python)" if outcome.found_by_search else ""),
         f"stopped:    {outcome.stopped} ({work_text(outcome.work)} units of work)",
         f"plan:       {outcome.plan}",
     ])

@@ -2,6 +2,10 @@
 exactly by clingo in the metric's families and spliced in when shorter; windows slide along the
 plan and grow until none improves or the work budget is spent.
 
+When the metric counts pushes first, the whole level is searched first for fewer pushes
+(``whole.py``, A* with the plan as the upper bound), which proves the plan push-optimal, finds
+one that is, or proves a lower bound.
+
 Sound: every plan returned replays (checked after each splice) and is never longer in the metric
 than the plan given. A window's proof ("no shorter stretch between these two states") says
 nothing about the whole plan, unless the window is the whole plan.
@@ -22,6 +26,7 @@ from sokoasp.board.simulator import apply_step, replay
 from sokoasp.config import Clock, SolveConfig
 from sokoasp.errors import InputError, Stopped
 from sokoasp.optimizer.metric import Family, Metric, cost_in
+from sokoasp.optimizer.whole import WHOLE_SHARE, fewest_push_plan
 from sokoasp.result import Status
 from sokoasp.sokoban.pushes import walk
 
@@ -43,6 +48,8 @@ class Optimized:
     whole_proven: bool  # the whole plan is proven optimal in the metric's first unit
     work: int
     stopped: str  # why it ended: "no window improves", "work budget spent", "time limit", "interrupted"
+    lower_bound: int | None  # no plan has fewer pushes (None: the whole level was not searched)
+    found_by_search: bool  # the plan's pushes come from the Python A* (``whole.py``), not the plan given
 
 
 @dataclass(frozen=True)
@@ -72,20 +79,29 @@ class Tally:
     improved: int = 0
     proven: int = 0
     whole_proven: bool = False
+    lower_bound: int | None = None
+    found_by_search: bool = False
+
+    def push_optimal(self) -> bool:
+        return self.lower_bound is not None and cost_in("pushes", self.plan) <= self.lower_bound
 
 
 def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_work: int = WINDOW_WORK,
                   progress: Callable[[str], None] | None = None) -> Optimized:
     """Shorten ``plan`` (which must solve ``level``) in ``metric`` within ``clock``'s budget: the
     windows of each family of the metric in turn (its first unit first), each family given an
-    equal share of the work left."""
+    equal share of the work left; with pushes first, the whole level's search before them."""
     given = replay(level, plan)
     if not given.ok:
         raise InputError(f"the plan does not solve the level: {given.problem}")
     straight = straightened(level, plan)
     tally = Tally(min(plan, straight, key=metric.cost) if replay(level, straight).ok else plan)
     try:
+        if metric.units[0] == "pushes":
+            search_whole(level, metric, clock, window_work, tally)
         for index, family in enumerate(metric.families):
+            if family.unit == "pushes" and tally.push_optimal():
+                continue  # no window can have fewer pushes
             left = clock.work_left()
             share = None if left is None else left // (len(metric.families) - index)
             sweep(level, metric, family, clock.within(share), window_work, tally, progress)
@@ -94,8 +110,29 @@ def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_
     else:
         stopped = "no window improves" if not clock.expired() else \
             "work budget spent" if clock.work_left() == 0 else "time limit"
-    return Optimized(tally.plan, plan, metric.name, tally.tried, tally.improved, tally.proven, tally.whole_proven,
-                     clock.worked(), stopped)
+    proven = tally.whole_proven or (metric.units[0] == "pushes" and tally.push_optimal())
+    return Optimized(tally.plan, plan, metric.name, tally.tried, tally.improved, tally.proven, proven,
+                     clock.worked(), stopped, tally.lower_bound, tally.found_by_search)
+
+
+def search_whole(level: Level, metric: Metric, clock: Clock, window_work: int, tally: Tally) -> None:
+    """The whole level searched for fewer pushes than ``tally.plan`` with a share of the work
+    (``WHOLE_SHARE``); a plan found is taken when it is better in ``metric``, or (``pareto``)
+    after its moves are shortened by windows, if that makes it better."""
+    left = clock.work_left()
+    whole = fewest_push_plan(level, tally.plan, clock.within(None if left is None else left // WHOLE_SHARE))
+    tally.lower_bound = whole.lower_bound
+    if whole.plan is None:
+        return
+    candidate = Tally(whole.plan)
+    if metric.pareto and not metric.better(whole.plan, tally.plan):
+        fewest_first = Metric(("pushes", "moves"))
+        left = clock.work_left()
+        sweep(level, fewest_first, fewest_first.families[1], clock.within(None if left is None else left // 2),
+              window_work, candidate, None)
+    if metric.better(candidate.plan, tally.plan):
+        tally.plan, tally.found_by_search = candidate.plan, True
+        tally.improved += 1
 
 
 def sweep(level: Level, metric: Metric, family: Family, clock: Clock, window_work: int, tally: Tally,
@@ -120,7 +157,7 @@ def sweep(level: Level, metric: Metric, family: Family, clock: Clock, window_wor
                     tally.whole_proven = answers[key].proven  # the plan's cost, or the stretch's that replaces it
             stretch = answers[key].stretch
             candidate = plan if stretch is None else plan[:window.begin] + stretch + plan[window.end:]
-            if metric.cost(candidate) < metric.cost(plan) and replay(level, candidate).ok:
+            if metric.better(candidate, plan) and replay(level, candidate).ok:
                 plan, changed = candidate, True
                 tally.plan = plan
                 tally.improved += 1

@@ -267,5 +267,5 @@ def test_plans_optimize_rewrites_a_row_only_with_a_shorter_replayed_plan(tmp_pat
     code, out = run("plans", str(levels_path), str(record), "--optimize", "20k")
     after = read_record(record, levels)
     assert code == 0 and (after[2].pushes, after[2].moves) == (count_pushes(best), len(best))
-    assert after[2].configuration == "by hand [optimized pushes,moves]" and after[1].plan == "R"
+    assert after[2].configuration == "by hand [optimized pareto]" and after[1].plan == "R"
     assert f"level 2: {count_pushes(best)} -> {count_pushes(best)} pushes, {len(detour)} -> {len(best)} moves" in out
