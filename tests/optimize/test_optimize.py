@@ -62,6 +62,44 @@ def test_the_optimizer_never_lengthens_and_reaches_the_exact_optimum_on_most_lev
     assert tried >= 10 and reached >= 0.8 * tried, (reached, tried)
 
 
+def test_with_pushes_first_the_whole_search_proves_the_push_optimum_of_every_tiny_level() -> None:
+    proven = 0
+    for index, text in enumerate(LEVELS.values()):
+        level = level_of(text)
+        given = bad_plan(level, index)
+        if given is None:
+            continue
+        outcome = optimize(level, given, "pushes,moves", work=200_000)
+        optimum = bfs_pushes(text)
+        assert outcome.lower_bound is not None and outcome.lower_bound <= optimum  # type: ignore[operator]
+        assert outcome.whole_proven and cost_in("pushes", outcome.plan) == optimum, write_level(level)
+        assert outcome.found_by_search == (cost_in("pushes", given) > optimum)  # type: ignore[operator]
+        proven += 1
+    assert proven >= 10
+
+
+def test_a_metric_of_moves_first_searches_no_pushes() -> None:
+    level = level_of(HAND_MADE["two-boxes"])
+    given = bad_plan(level, 3)
+    assert given is not None
+    assert optimize(level, given, "moves", work=20_000).lower_bound is None
+
+
+def test_pareto_never_lengthens_either_unit_and_shortens_most_bad_plans() -> None:
+    shorter = tried = 0
+    for index, text in enumerate(LEVELS.values()):
+        level = level_of(text)
+        given = bad_plan(level, index)
+        if given is None:
+            continue
+        tried += 1
+        outcome = optimize(level, given, "pareto", work=200_000)
+        assert replay(level, outcome.plan).ok
+        assert cost_in("pushes", outcome.plan) <= cost_in("pushes", given) and len(outcome.plan) <= len(given)
+        shorter += outcome.plan != given
+    assert tried >= 10 and shorter >= 0.8 * tried, (shorter, tried)
+
+
 def test_a_lexicographic_metric_never_trades_the_first_unit_for_the_second() -> None:
     level = level_of(HAND_MADE["two-boxes"])
     given = bad_plan(level, 3)
