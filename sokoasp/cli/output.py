@@ -48,10 +48,18 @@ def render(source: str, level: Level, result: Result) -> str:
         done = result.stats["optimized"]
         lines.append(labelled("optimized", f"{done['moves_before']} -> {result.moves} moves, {done['pushes_before']} -> "
                                            f"{result.pushes} pushes ({done['metric']}; {done['windows_improved']} windows "
-                                           f"improved, {done['work']} units)"))
+                                           f"improved, {done['work']} units)" + bound_text(done)))
     if stats:
         lines.append("clingo:     " + "   ".join(f"{k} {v}" for k, v in stats.items()))
     return "\n".join(lines)
+
+
+def bound_text(done: dict) -> str:
+    """What the optimizer's whole-level search proved, when it ran."""
+    if done.get("lower_bound") is None:
+        return ""
+    found = "; its pushes found by the Python A*" if done.get("found_by_search") else ""
+    return f"; no plan has fewer than {done['lower_bound']} pushes{found}"
 
 
 def status_text(result: Result) -> str:

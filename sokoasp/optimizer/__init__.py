@@ -12,7 +12,7 @@ from sokoasp.config import Clock
 from sokoasp.optimizer.metric import Metric, read_metric
 from sokoasp.optimizer.windows import WINDOW_WORK, Optimized, optimize_plan
 from sokoasp.pipeline import validate
-from sokoasp.result import Result
+from sokoasp.result import Result, Status
 
 DEFAULT_WORK = 300_000  # work units: about a minute at the nominal rate, enough for the windows of a long plan
 
@@ -29,8 +29,8 @@ def optimize(level: Level, plan: str, metric: str | Metric = "moves", time_limit
 
 def optimize_result(level: Level, result: Result, work: int, seconds: float | None = None) -> Result:
     """``result`` with its plan shortened with ``work`` units (``seconds`` the outer cap), in the
-    unit it was proven optimal in first (pushes first when none), so no optimality claim is lost;
-    the result's stats say what was done."""
+    unit it was proven optimal in first (pushes first when none), so no optimality claim is lost
+    (a plan the optimizer proves push-optimal gains that claim); the result's stats say what was done."""
     if result.plan is None:
         return result
     metric = "moves,pushes" if result.optimal_for == "moves" else "pushes,moves"
@@ -39,9 +39,12 @@ def optimize_result(level: Level, result: Result, work: int, seconds: float | No
                                           "pushes_before": count_pushes(result.plan),
                                           "windows_improved": outcome.windows_improved,
                                           "whole_proven": outcome.whole_proven, "work": outcome.work,
-                                          "stopped": outcome.stopped}}
-    return validate(level, replace(result, plan=outcome.plan, moves=len(outcome.plan),
-                                   pushes=count_pushes(outcome.plan), stats=stats))
+                                          "stopped": outcome.stopped, "lower_bound": outcome.lower_bound,
+                                          "found_by_search": outcome.found_by_search}}
+    proven = outcome.whole_proven and metric.startswith("pushes")
+    status, optimal_for = (Status.SOLVED_OPTIMAL, "pushes") if proven else (result.status, result.optimal_for)
+    return validate(level, replace(result, plan=outcome.plan, moves=len(outcome.plan), pushes=count_pushes(outcome.plan),
+                                   stats=stats, status=status, optimal_for=optimal_for))
 
 
 __all__ = ["Optimized", "optimize", "optimize_result"]
