@@ -269,3 +269,19 @@ def test_plans_optimize_rewrites_a_row_only_with_a_shorter_replayed_plan(tmp_pat
     assert code == 0 and (after[2].pushes, after[2].moves) == (count_pushes(best), len(best))
     assert after[2].configuration == "by hand [optimized pareto]" and after[1].plan == "R"
     assert f"level 2: {count_pushes(best)} -> {count_pushes(best)} pushes, {len(detour)} -> {len(best)} moves" in out
+
+
+def test_plans_optimize_writes_a_proven_bound_though_the_plan_stays(tmp_path: Path) -> None:
+    """A plan that is already the shortest is kept as it is, and the whole-level search's proof
+    goes into its row: the lower bound rises to its pushes, and the record counts it proven."""
+    levels_path = collection(tmp_path)
+    levels = read_levels(levels_path.read_text(), "<test>")
+    best = solve(levels[1], SolveConfig(encoding="incremental")).plan
+    assert best is not None
+    record = tmp_path / "record.csv"
+    write_record(record, {2: checked_entry(levels, 2, best, "by hand", 1.0)})
+    code, out = run("plans", str(levels_path), str(record), "--optimize", "20k")
+    after = read_record(record, levels)[2]
+    assert code == 0 and after.plan == best and after.configuration == "by hand"
+    assert after.proven and after.lower_bound == bfs_pushes(HAND_MADE[NAMES[1]]) == count_pushes(best)
+    assert "(proven push-optimal)" in out and "1 proven push-optimal" in out
