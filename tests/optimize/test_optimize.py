@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -43,14 +44,17 @@ def bad_plan(level: Level, seed: int, detour: int = 8) -> str | None:
     return None if rest.plan is None else steps + rest.plan
 
 
+@cache
+def bad_plans() -> list[tuple[str, Level, str]]:
+    """(level text, level, a bad plan of it) for each level of ``LEVELS`` that keeps a plan."""
+    found = [(text, level_of(text), bad_plan(level_of(text), index)) for index, text in enumerate(LEVELS.values())]
+    return [(text, level, given) for text, level, given in found if given is not None]
+
+
 @pytest.mark.parametrize("metric", ["moves", "pushes"])
 def test_the_optimizer_never_lengthens_and_reaches_the_exact_optimum_on_most_levels(metric: str) -> None:
     reached = tried = 0
-    for index, text in enumerate(LEVELS.values()):
-        level = level_of(text)
-        given = bad_plan(level, index)
-        if given is None:
-            continue
+    for text, level, given in bad_plans():
         tried += 1
         outcome = optimize(level, given, metric, work=200_000)
         optimum = bfs_moves(text) if metric == "moves" else bfs_pushes(text)
@@ -64,11 +68,7 @@ def test_the_optimizer_never_lengthens_and_reaches_the_exact_optimum_on_most_lev
 
 def test_with_pushes_first_the_whole_search_proves_the_push_optimum_of_every_tiny_level() -> None:
     proven = 0
-    for index, text in enumerate(LEVELS.values()):
-        level = level_of(text)
-        given = bad_plan(level, index)
-        if given is None:
-            continue
+    for text, level, given in bad_plans():
         outcome = optimize(level, given, "pushes,moves", work=200_000)
         optimum = bfs_pushes(text)
         assert outcome.lower_bound is not None and outcome.lower_bound <= optimum  # type: ignore[operator]
@@ -87,11 +87,7 @@ def test_a_metric_of_moves_first_searches_no_pushes() -> None:
 
 def test_pareto_never_lengthens_either_unit_and_shortens_most_bad_plans() -> None:
     shorter = tried = 0
-    for index, text in enumerate(LEVELS.values()):
-        level = level_of(text)
-        given = bad_plan(level, index)
-        if given is None:
-            continue
+    for _, level, given in bad_plans():
         tried += 1
         outcome = optimize(level, given, "pareto", work=200_000)
         assert replay(level, outcome.plan).ok
