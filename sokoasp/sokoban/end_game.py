@@ -80,11 +80,12 @@ def moving_every_box(state: Level, deadline: float, reverse: bool, home: Cell | 
                      matching: bool = False) -> SearchOutcome:
     """``push_search.push_search`` over every box of ``state``, deadlocked states cut, nearest to the
     goals first (``matching``: in the order of the cheapest box-goal matching,
-    ``push_search.MatchingGuide``): the pushes (``reverse``: pulls) that put a box on every goal,
-    if it finds them within ``states`` and ``deadline``."""
+    ``push_search.MatchingGuide``), only the pushes into a PI-corral where one stands: the pushes
+    (``reverse``: pulls) that put a box on every goal, if it finds them within ``states`` and
+    ``deadline``."""
     traps = Traps(state, reverse)
     if any(box not in traps.distance for box in state.boxes):
         return SearchOutcome(Stop.EXHAUSTED)  # a box on a dead square
     guide = MatchingGuide(state.floor, state.goals, reverse) if matching else None
     return push_search(state.floor, state.boxes, state.player, traps.distance, Target(state.goals, home=home), reverse,
-                       SearchLimits(states, deadline, traps.deadlocked, guide=guide))
+                       SearchLimits(states, deadline, traps.deadlocked, guide=guide, corrals=True))

@@ -5,7 +5,8 @@ most one), so the first state taken up with every box on a goal is reached by th
 
 Sound: states are cut only when no plan from them exists (a box on a dead square, no matching, a
 dead group holding the box just pushed, a frozen box off a goal: ``traps.Traps.deadlocked``) or
-when they cannot lead to fewer than ``below`` pushes. So a search that runs out of states proves
+when they cannot lead to fewer than ``below`` pushes; where a PI-corral stands, only the pushes
+into it are tried (``corrals.py``: some plan with the fewest pushes starts with one). So a search that runs out of states proves
 that no plan has fewer than ``below`` pushes, and one cut short by its state budget proves the
 least ordering value still waiting as a lower bound (``tests/sokoban/test_push_optimal.py`` checks
 both against the breadth-first optimum). Costs one flood and one incremental matching per state
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban.analysis import INFINITY, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
+from sokoasp.sokoban.corrals import pi_corral
 from sokoasp.sokoban.push_search import MatchingGuide, Stop, move_table
 from sokoasp.sokoban.pushes import Push
 from sokoasp.sokoban.traps import Traps
@@ -51,7 +53,7 @@ def fewest_pushes(level: Level, below: int, states: int, deadline: float = math.
         return FewestPushes(Stop.EXHAUSTED, (), INFINITY, 0)  # a box on a dead square: no plan at all
     board, guide, traps = board_of(free), MatchingGuide(free, goals, False), Traps(level, pulls=False)
     open_squares, goal_mask, steps = floor_mask(free), board.mask(goals), move_table(free, False)
-    start_mask = board.mask(level.boxes)
+    start_mask, fill_all = board.mask(level.boxes), len(goals) == len(level.boxes)
     first = guide.cost(level.boxes, start_mask)
     # (pushes made + matching, -pushes made (deeper first), order found, pushes made, boxes, player,
     #  the state before as a key, the push from it (box square before, after))
@@ -76,10 +78,12 @@ def fewest_pushes(level: Level, below: int, states: int, deadline: float = math.
             continue
         if boxes_mask & goal_mask == boxes_mask:
             return FewestPushes(Stop.FOUND, tuple(as_pushes(came, (boxes_mask, stand))), made, len(seen))
-        for box in sorted(boxes):
+        corral = pi_corral(board, open_squares, region, boxes_mask, goal_mask, fill_all)
+        into = -1 if corral is None else corral[1]  # the squares a push may go to
+        for box in sorted(boxes) if corral is None else board.cells(corral[0]):
             box_bit = board.bit(box)
             for to, to_bit, stand_after, needs, blocked_by in steps[box]:
-                if not needs & region or blocked_by & boxes_mask or to not in distance:
+                if not needs & region or blocked_by & boxes_mask or not to_bit & into or to not in distance:
                     continue
                 moved_mask = boxes_mask ^ box_bit | to_bit
                 matched = guide.cost((boxes - {box}) | {to}, moved_mask, boxes_mask, box, to)

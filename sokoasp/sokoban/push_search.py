@@ -23,6 +23,7 @@ from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.sokoban.analysis import INFINITY, Assignment, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import links_back
+from sokoasp.sokoban.corrals import pi_corral
 
 JOINT_BOXES = 3  # fills_jointly searches when at most this many boxes are off the goals
 JOINT_STATES = 2_000  # and gives up after this many states
@@ -127,13 +128,16 @@ class SearchLimits:
     (``time.perf_counter``) passes ``deadline``; ``prune`` calls a state dead (taken up, counted
     for nothing, not searched on); ``newest_first`` takes states as near the goals depth first
     along a plateau (a plan sooner where the order does not matter, as in a search run to the
-    end); a ``guide`` orders states by their cheapest box-target matching."""
+    end); a ``guide`` orders states by their cheapest box-target matching; ``corrals`` tries only
+    the pushes into a PI-corral where there is one (``corrals.pi_corral``; used only where it is
+    sound: pushes that must bring every box onto a target)."""
 
     states: int
     deadline: float = math.inf
     prune: Prune | None = None
     newest_first: bool = False
     guide: MatchingGuide | None = None
+    corrals: bool = False
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
@@ -153,6 +157,8 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(target.escape)
     home_mask = 0 if target.home is None else board.bit(target.home)
     enough = len(start) if target.need is None else target.need
+    corrals = limits.corrals and not pulls and target.need is None and not target.escape
+    fill_all = on_targets.bit_count() == len(start)
     seen: set[tuple[int, int]] = set()  # (boxes, player region) of the states taken up, as bits
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits
     found = 0
@@ -198,10 +204,12 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
             continue
         if ((boxes_mask & on_targets).bit_count() >= enough and region & home_mask == home_mask) or region & escape_mask:
             return SearchOutcome(Stop.FOUND, tuple(links_back(came, (boxes_mask, stand))), seen)
-        for box in sorted(boxes):
+        corral = pi_corral(board, open_squares, region, boxes_mask, on_targets, fill_all) if corrals else None
+        into = -1 if corral is None else corral[1]  # the squares a push may go to
+        for box in sorted(boxes) if corral is None else board.cells(corral[0]):
             box_bit, box_distance = board.bit(box), summed - distance[box]
             for to, to_bit, stand_after, needs, blocked_by in steps[box]:
-                if needs & region and not blocked_by & boxes_mask and to in distance:
+                if needs & region and not blocked_by & boxes_mask and to_bit & into and to in distance:
                     moved_mask = boxes_mask ^ box_bit | to_bit
                     if (moved_mask, stand_after) not in taken:
                         found += 1
