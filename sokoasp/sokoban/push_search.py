@@ -129,15 +129,15 @@ class SearchLimits:
     for nothing, not searched on); ``newest_first`` takes states as near the goals depth first
     along a plateau (a plan sooner where the order does not matter, as in a search run to the
     end); a ``guide`` orders states by their cheapest box-target matching; ``corrals`` tries only
-    the pushes into a PI-corral where there is one (``corrals.pi_corral``; used only where it is
-    sound: pushes that must bring every box onto a target)."""
+    the pushes into a PI-corral where there is one (``corrals.pi_corral``), in the searches where
+    that is sound: pushes that must bring every box onto a target (no ``need``, no ``escape``)."""
 
     states: int
     deadline: float = math.inf
     prune: Prune | None = None
     newest_first: bool = False
     guide: MatchingGuide | None = None
-    corrals: bool = False
+    corrals: bool = True
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
