@@ -88,9 +88,12 @@ def with_idle_loop_time(level: Level, encoding: Encoding, config: SolveConfig, c
 
 
 def phase_result(config: SolveConfig, clock: Clock, phase: str, outcome: PhaseOutcome, done: list[PhaseReport]) -> Result:
-    """A phase's plan: never called optimal, and there is no horizon to report."""
+    """A phase's plan, called optimal only in the unit its registry entry claims; there is no
+    horizon to report."""
     assert outcome.plan is not None
-    return Result(Status.SOLVED, plan=outcome.plan, moves=len(outcome.plan), pushes=count_pushes(outcome.plan),
+    optimal = PHASES[phase].optimal
+    return Result(Status.SOLVED if optimal is None else Status.SOLVED_OPTIMAL, optimal_for=optimal,
+                  plan=outcome.plan, moves=len(outcome.plan), pushes=count_pushes(outcome.plan),
                   times=clock.times(), stats=dict(outcome.stats), config=config.describe(), message=outcome.report.note,
                   found_by=phase, phases=list(done))
 

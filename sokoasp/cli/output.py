@@ -29,7 +29,8 @@ def render(source: str, level: Level, result: Result) -> str:
         lines.append(f"plan:       {result.plan or '(empty: the level is already solved)'}")
         lines.append(f"moves:      {result.moves}   pushes: {result.pushes}   horizon: {'-' if result.horizon is None else result.horizon}")
         if result.found_by:
-            lines.append(f"found by:   the phase {result.found_by} (`sokoasp phases`; never called optimal)")
+            claim = "never called optimal" if result.optimal_for is None else f"optimal in {result.optimal_for}"
+            lines.append(f"found by:   the phase {result.found_by} (`sokoasp phases`; {claim})")
     lines.append("times:      " + "   ".join(f"{k} {v:.3f} s" for k, v in result.times.items()))
     for report in result.phases:
         if report.phase != result.found_by:  # the status line holds the finding phase's note

@@ -11,8 +11,6 @@ from sokoasp.board.level import Level
 from sokoasp.board.simulator import count_pushes, replay
 from sokoasp.config import Clock
 from sokoasp.sokoban.push_optimal import fewest_pushes
-from sokoasp.sokoban.push_search import Stop
-from sokoasp.sokoban.pushes import expand_pushes
 
 WHOLE_SHARE = 3  # the search gets a third of the optimizer's work: it settles small levels, the windows take the rest
 WHOLE_STATES = 1_000_000  # at most this many states (about 1 GB) when the budget is only a time limit
@@ -32,7 +30,5 @@ def fewest_push_plan(level: Level, plan: str, clock: Clock) -> Whole:
     within ``clock`` (its states charged to it); walks between pushes are shortest walks."""
     found = fewest_pushes(level, count_pushes(plan), clock.allow(WHOLE_STATES), clock.deadline())
     clock.charge(found.states)
-    if found.stop is not Stop.FOUND:
-        return Whole(None, found.lower_bound)
-    shorter = expand_pushes(level, list(found.pushes))
-    return Whole(shorter if replay(level, shorter).ok else None, found.lower_bound)
+    shorter = found.lurd(level)
+    return Whole(shorter if shorter is not None and replay(level, shorter).ok else None, found.lower_bound)

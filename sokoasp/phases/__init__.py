@@ -16,6 +16,8 @@ from sokoasp.registry import Registry, of_type
 SHIPPED = (
     Phase("box-search", "python", True, "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut",
           "sokoasp.phases.box_search"),
+    Phase("fewest-pushes", "python", True, "A* over every box's pushes by pushes made plus the cheapest box-goal "
+          "matching, deadlocks and PI-corrals cut", "sokoasp.phases.fewest_pushes", optimal="pushes"),
     Phase("feature-search", "python", True, "a box along a route to any square as one move, one state of each feature "
           "cell (goals filled, player regions) in turn, after FESS", "sokoasp.phases.feature_search"),
     Phase("room-search", "python", False, "the same with goal-room entries as macros, for goals in a room with 1-3 entrances",

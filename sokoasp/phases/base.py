@@ -76,7 +76,8 @@ class Phase:
     budget in work units) and ``run``, and may have ``Settings`` (its settings' type), ``check``
     (refuses a configuration it cannot run in: raises InputError) and ``loop_config`` (the
     configuration of the horizon loop after it). ``complete``: it finds a plan whenever one
-    exists, given its work budget. No phase calls its plan optimal. ``checks_strategies``: its
+    exists, given its work budget. ``optimal``: the unit its plans are proven shortest in (None:
+    its plans are never called optimal). ``checks_strategies``: its
     check decides which strategies the run may name (they may serve the phase rather than the
     loop). ``uses_idle_loop_time``: with a horizon loop after it that would ask no horizon (its
     first is above the maximum), it has no work budget but the time limit."""
@@ -88,6 +89,7 @@ class Phase:
     module: str
     checks_strategies: bool = False
     uses_idle_loop_time: bool = False
+    optimal: Literal["moves", "pushes"] | None = None
 
     def code(self) -> ModuleType:
         return importlib.import_module(self.module)
@@ -124,4 +126,5 @@ class Phase:
 
     @property
     def soundness(self) -> str:
-        return "complete, never optimal" if self.complete else "may lose solutions, never optimal"
+        optimal = "never optimal" if self.optimal is None else f"optimal in {self.optimal}"
+        return f"complete, {optimal}" if self.complete else f"may lose solutions, {optimal}"

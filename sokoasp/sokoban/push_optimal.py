@@ -25,7 +25,7 @@ from sokoasp.sokoban.analysis import INFINITY, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.corrals import pi_corral
 from sokoasp.sokoban.push_search import MatchingGuide, Stop, move_table
-from sokoasp.sokoban.pushes import Push
+from sokoasp.sokoban.pushes import Push, expand_pushes
 from sokoasp.sokoban.traps import Traps
 
 Key = tuple[int, int]  # (boxes, player square), as bits
@@ -41,6 +41,10 @@ class FewestPushes:
     pushes: tuple[Push, ...]
     lower_bound: int
     states: int
+
+    def lurd(self, level: Level) -> str | None:
+        """The plan of the pushes found, with shortest walks between them (None: none found)."""
+        return expand_pushes(level, list(self.pushes)) if self.stop is Stop.FOUND else None
 
 
 def fewest_pushes(level: Level, below: int, states: int, deadline: float = math.inf) -> FewestPushes:
