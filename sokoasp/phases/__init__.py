@@ -14,7 +14,7 @@ from sokoasp.phases.base import Phase, PhaseContext, PhaseOutcome
 from sokoasp.registry import Registry, of_type
 
 SHIPPED = (
-    Phase("box-search", "python", True, "every box's pushes, best first by the cheapest box-goal matching, deadlocks cut",
+    Phase("box-search", "python", True, "every box's pushes, best first by the cheapest box-goal matching, deadlocks and PI-corrals cut",
           "sokoasp.phases.box_search"),
     Phase("fewest-pushes", "python", True, "A* over every box's pushes by pushes made plus the cheapest box-goal "
           "matching, deadlocks and PI-corrals cut", "sokoasp.phases.fewest_pushes", optimal="pushes"),
