@@ -88,4 +88,4 @@ def moving_every_box(state: Level, deadline: float, reverse: bool, home: Cell | 
         return SearchOutcome(Stop.EXHAUSTED)  # a box on a dead square
     guide = MatchingGuide(state.floor, state.goals, reverse) if matching else None
     return push_search(state.floor, state.boxes, state.player, traps.distance, Target(state.goals, home=home), reverse,
-                       SearchLimits(states, deadline, traps.deadlocked, guide=guide))
+                       SearchLimits(states, deadline, traps.deadlocked, guide=guide, corrals=True))

@@ -129,15 +129,17 @@ class SearchLimits:
     for nothing, not searched on); ``newest_first`` takes states as near the goals depth first
     along a plateau (a plan sooner where the order does not matter, as in a search run to the
     end); a ``guide`` orders states by their cheapest box-target matching; ``corrals`` tries only
-    the pushes into a PI-corral where there is one (``corrals.pi_corral``), in the searches where
-    that is sound: pushes that must bring every box onto a target (no ``need``, no ``escape``)."""
+    the pushes into a PI-corral where there is one (``corrals.pi_corral``), applied only where that
+    is sound: pushes that must bring every box onto a target (no ``need``, no ``escape``). The box
+    searches ask for it; the small group searches do not (their states rarely hold a corral, and
+    the test would cost more than it cuts)."""
 
     states: int
     deadline: float = math.inf
     prune: Prune | None = None
     newest_first: bool = False
     guide: MatchingGuide | None = None
-    corrals: bool = True
+    corrals: bool = False
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
