@@ -71,7 +71,7 @@ def fewest_pushes(level: Level, below: int, states: int, deadline: float = math.
         if len(seen) >= states or (len(seen) % CHECK_EVERY == 0 and time.perf_counter() > deadline):
             stop = Stop.STATE_LIMIT if len(seen) >= states else Stop.DEADLINE
             return FewestPushes(stop, (), todo[0][0], len(seen))
-        bound, _, _, made, boxes_mask, stand, parent, push = heapq.heappop(todo)
+        _, _, _, made, boxes_mask, stand, parent, push = heapq.heappop(todo)
         region = board.flood(open_squares & ~boxes_mask, stand)
         if (boxes_mask, region) in seen:
             continue
