@@ -286,21 +286,37 @@ def dead_freeze(state: Level) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
         return None
     if not frozen <= state.goals:
         return frozen, frozenset()  # a frozen box off the goals
-    free = state.floor - frozen
-    sources = {goal: frozenset(lone_box_distances(free, frozenset({goal}))) for goal in sorted(state.goals - frozen)}
-    area = area_short_of_boxes(sources, state.boxes - frozen)
+    sources, reaching = goal_sources(state.floor, state.goals, frozen)
+    area = area_short_of_boxes(sources, state.boxes - frozen, reaching)
     if area is None:
         return None
     return frozen | (state.boxes & area), area - state.boxes
 
 
-def area_short_of_boxes(sources: dict[Cell, frozenset[Cell]], boxes: frozenset[Cell]) -> frozenset[Cell] | None:
+@lru_cache(maxsize=4096)
+def goal_sources(floor: frozenset[Cell], goals: frozenset[Cell], frozen: frozenset[Cell]
+                 ) -> tuple[dict[Cell, frozenset[Cell]], dict[Cell, list[Cell]]]:
+    """With ``frozen`` boxes as walls: each goal left empty with the squares a lone box reaches it
+    from, and each square with the goals it reaches (cached: a search meets the same frozen boxes
+    in state after state; never change what it returns)."""
+    free = floor - frozen
+    sources = {goal: frozenset(lone_box_distances(free, frozenset({goal}))) for goal in sorted(goals - frozen)}
+    reaching: dict[Cell, list[Cell]] = {}
+    for goal, cells in sources.items():
+        for cell in cells:
+            reaching.setdefault(cell, []).append(goal)
+    return sources, reaching
+
+
+def area_short_of_boxes(sources: dict[Cell, frozenset[Cell]], boxes: frozenset[Cell],
+                        reaching: dict[Cell, list[Cell]]) -> frozenset[Cell] | None:
     """The sources of some goals that hold fewer boxes than there are goals (a box reaches a
-    goal from the goal's ``sources``), or None when each goal can have a box of its own. A box
-    outside those squares can never get into them (it could reach a goal from there), so the
-    boxes in them now are all those goals will ever get. Found from a maximum matching: the
-    goals that alternating paths reach from a goal left without a box (Hall's theorem)."""
-    edges = {box: [goal for goal, cells in sources.items() if box in cells] for box in sorted(boxes)}
+    goal from the goal's ``sources``; ``reaching``: the goals each square reaches, in that order),
+    or None when each goal can have a box of its own. A box outside those squares can never get
+    into them (it could reach a goal from there), so the boxes in them now are all those goals
+    will ever get. Found from a maximum matching: the goals that alternating paths reach from a
+    goal left without a box (Hall's theorem)."""
+    edges = {box: reaching.get(box, []) for box in sorted(boxes)}
     owner = matching(edges)
     unmatched = [goal for goal in sources if goal not in owner]
     if not unmatched:
