@@ -23,8 +23,9 @@ from sokoasp.tools.records import Entry, entries_from_runs, merge, read_record, 
               help="A grid database (repeatable): add its best plan for each level of LEVEL_FILE that "
                    "beats the record's, and write RECORD.")
 @click.option("--optimize", "optimize_work", metavar="WORK",
-              help="Shorten the record's plans with `sokoasp optimize` (WORK units each, e.g. 100k; fewer pushes, "
-                   "then fewer moves); a row is rewritten only when its new plan replays and is shorter.")
+              help="Shorten the record's plans with `sokoasp optimize` (WORK units each, e.g. 100k; metric pareto): "
+                   "a row's plan is replaced only by one that replays and is longer in neither moves nor pushes; "
+                   "lower bounds the optimizer proves are written too.")
 @click.option("--levels", "selection", help="With --optimize: these levels only, e.g. 1-30,45.")
 def plans_command(level_file: Path, record: Path, databases: tuple[Path, ...], optimize_work: str | None,
                   selection: str | None) -> None:
