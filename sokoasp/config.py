@@ -284,6 +284,11 @@ class Clock:
             limit = seconds if limit is None else min(limit, seconds)
         return Clock(limit=limit, meter=self.meter, until=until)
 
+    def share(self, parts: int) -> Clock:
+        """A clock for one of ``parts`` equal shares of the work left (no work budget: the time left)."""
+        left = self.work_left()
+        return self.within(None if left is None else left // parts)
+
     def add(self, other: Clock) -> None:
         """Count another clock's grounding and solving time as this one's."""
         self.ground += other.ground

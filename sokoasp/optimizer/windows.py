@@ -102,9 +102,7 @@ def optimize_plan(level: Level, plan: str, metric: Metric, clock: Clock, window_
         for index, family in enumerate(metric.families):
             if family.unit == "pushes" and tally.push_optimal():
                 continue  # no window can have fewer pushes
-            left = clock.work_left()
-            share = None if left is None else left // (len(metric.families) - index)
-            sweep(level, metric, family, clock.within(share), window_work, tally, progress)
+            sweep(level, metric, family, clock.share(len(metric.families) - index), window_work, tally, progress)
     except (KeyboardInterrupt, Stopped):  # the best plan so far is kept: the caller says it was stopped
         stopped = "interrupted"
     else:
@@ -119,17 +117,14 @@ def search_whole(level: Level, metric: Metric, clock: Clock, window_work: int, t
     """The whole level searched for fewer pushes than ``tally.plan`` with a share of the work
     (``WHOLE_SHARE``); a plan found is taken when it is better in ``metric``, or (``pareto``)
     after its moves are shortened by windows, if that makes it better."""
-    left = clock.work_left()
-    whole = fewest_push_plan(level, tally.plan, clock.within(None if left is None else left // WHOLE_SHARE))
+    whole = fewest_push_plan(level, tally.plan, clock.share(WHOLE_SHARE))
     tally.lower_bound = whole.lower_bound
     if whole.plan is None:
         return
     candidate = Tally(whole.plan)
     if metric.pareto and not metric.better(whole.plan, tally.plan):
         fewest_first = Metric(("pushes", "moves"))
-        left = clock.work_left()
-        sweep(level, fewest_first, fewest_first.families[1], clock.within(None if left is None else left // 2),
-              window_work, candidate, None)
+        sweep(level, fewest_first, fewest_first.families[1], clock.share(2), window_work, candidate, None)
     if metric.better(candidate.plan, tally.plan):
         tally.plan, tally.found_by_search = candidate.plan, True
         tally.improved += 1
