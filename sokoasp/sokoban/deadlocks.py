@@ -12,7 +12,8 @@
 
 Each search first places the boxes one at a time, the others as walls (``placed_one_by_one``:
 such a plan is a plan of the group), and searches them together only when that fails; it gives
-up (the state passes) at its state limit. Searches are cached by boxes, player side and pocket.
+up (the state passes) at its state limit. Searches are cached by boxes, player side and pocket,
+and the group searches of a floor stop at states an earlier one found live (``LiveStates``).
 With ``pulls`` the same holds for the reverse search."""
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
 GROUP_STATES = 300  # the search of one group of boxes gives up after this many states (dead groups need far fewer)
 ONE_BY_ONE_SEARCHES = 3  # placed_one_by_one tries at most this many lone-box searches a group
 ONE_BY_ONE_STATES = 100  # and gives each up after this many states
+LIVE_KEPT = 100_000  # live group states remembered per floor (about 20 MB); beyond, groups are searched afresh
 NEAR = 2  # three boxes form a group when two of their pairs stand this near (in rows and columns)
 
 
@@ -94,17 +96,63 @@ def fence_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], fence: frozens
 
 
 def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
-                           pulls: bool, limit: int, escape: frozenset[Cell] = frozenset()) -> bool:
+                           pulls: bool, limit: int, escape: frozenset[Cell] = frozenset(),
+                           live: LiveStates | None = None) -> bool:
     """True when ``boxes``, alone on ``floor``, cannot all be moved onto ``goals`` (``pulls``: by
     pulls); False when they can, or the player gets into ``escape``, or the search meets
-    ``limit`` states first."""
+    ``limit`` states first. With ``live`` (kept for these goals, ``pulls`` and ``limit``, no
+    ``escape``), the search stops at a state an earlier one found live, and tells it those it finds."""
     distance = lone_box_distances(floor, goals, pulls)
     if any(box not in distance for box in boxes):
         return True  # a box on a dead square (the dead strategy prunes these already)
-    if placed_one_by_one(floor, goals, boxes, player, distance, pulls, [ONE_BY_ONE_SEARCHES]):
+    start = None if live is None else live.key(boxes, player)
+    if live is not None and start in live.states:
         return False
-    return push_search(floor, boxes, player, distance, Target(goals, escape=escape), pulls,
-                       SearchLimits(limit, newest_first=True)).stop is Stop.EXHAUSTED
+    if placed_one_by_one(floor, goals, boxes, player, distance, pulls, [ONE_BY_ONE_SEARCHES]):
+        found = None
+    else:
+        found = push_search(floor, boxes, player, distance, Target(goals, escape=escape), pulls,
+                            SearchLimits(limit, newest_first=True, live=None if live is None else live.states))
+        if found.stop is Stop.EXHAUSTED:
+            return True
+    if live is not None and start is not None:
+        live.learn(start, boxes, player, () if found is None else found.moves)
+    return False
+
+
+class LiveStates:
+    """States of a few boxes alone on ``floor`` (boxes, player region, as bits of
+    ``board_of(floor)``) from which the group search of ``cannot_all_reach_goals`` cannot end
+    dead: the boxes reach the goals, or more than its limit of states. A search that reaches one
+    is live too, so it stops there with the answer it would have given at its end; the answers
+    stay exactly those of searches without it. Holds at most ``LIVE_KEPT`` states."""
+
+    def __init__(self, floor: frozenset[Cell], pulls: bool) -> None:
+        self.board, self.open_squares, self.pulls = board_of(floor), floor_mask(floor), pulls
+        self.states: set[tuple[int, int]] = set()
+
+    def key(self, boxes: frozenset[Cell] | set[Cell], player: Cell) -> tuple[int, int]:
+        boxes_mask = self.board.mask(boxes)
+        return boxes_mask, self.board.flood(self.open_squares & ~boxes_mask, self.board.bit(player))
+
+    def learn(self, start: tuple[int, int], boxes: frozenset[Cell], player: Cell,
+              moves: tuple[tuple[Cell, Cell], ...]) -> None:
+        """Keeps ``start``, found live, and the states along ``moves`` from it (a path to the goals)."""
+        if len(self.states) + len(moves) >= LIVE_KEPT:
+            return
+        self.states.add(start)
+        now = set(boxes)
+        for before, after in moves:
+            now.remove(before)
+            now.add(after)
+            player = (2 * after[0] - before[0], 2 * after[1] - before[1]) if self.pulls else before
+            self.states.add(self.key(now, player))
+
+
+@lru_cache(maxsize=16)
+def live_groups(floor: frozenset[Cell], goals: frozenset[Cell], pulls: bool) -> LiveStates:
+    """The live states of group searches on ``floor`` towards ``goals`` (``GROUP_STATES``)."""
+    return LiveStates(floor, pulls)
 
 
 def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
@@ -240,7 +288,8 @@ def group_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], group: tuple[C
     own search gives up after ``GROUP_STATES``."""
     if len(group) == 2 and not pulls:
         return pair_is_dead(floor, goals, (group[0], group[1]), player)
-    return cannot_all_reach_goals(floor, goals, frozenset(group), player, pulls, GROUP_STATES)
+    return cannot_all_reach_goals(floor, goals, frozenset(group), player, pulls, GROUP_STATES,
+                                  live=live_groups(floor, goals, pulls))
 
 
 AXES = ((1, 0), (0, 1))

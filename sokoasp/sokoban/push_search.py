@@ -40,6 +40,7 @@ class Stop(Enum):
     EXHAUSTED = "exhausted"  # every state searched: the target cannot be reached
     STATE_LIMIT = "state limit"
     DEADLINE = "deadline"
+    LIVE = "live"  # it took up a state of ``SearchLimits.live``: the target, or the state limit, lies beyond
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,9 @@ class SearchLimits:
     the pushes into a PI-corral where there is one (``corrals.pi_corral``), applied only where that
     is sound: pushes that must bring every box onto a target (no ``need``, no ``escape``). The box
     searches ask for it; the small group searches do not (their states rarely hold a corral, and
-    the test would cost more than it cuts)."""
+    the test would cost more than it cuts). ``live`` holds states (boxes, player region, as bits of
+    ``board_of(free)``) known to lead to the target or to more than ``states`` states: the search
+    stops on taking one up (``Stop.LIVE``): from there it could never end ``EXHAUSTED``."""
 
     states: int
     deadline: float = math.inf
@@ -140,6 +143,7 @@ class SearchLimits:
     newest_first: bool = False
     guide: MatchingGuide | None = None
     corrals: bool = False
+    live: set[tuple[int, int]] | None = None
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
@@ -156,6 +160,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     summed distance equals it (no target counted for two boxes) come up first."""
     board = board_of(free)
     targets, guide, deadline, newest_first = target.squares, limits.guide, limits.deadline, limits.newest_first
+    live = limits.live
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(target.escape)
     home_mask = 0 if target.home is None else board.bit(target.home)
     enough = len(start) if target.need is None else target.need
@@ -206,6 +211,8 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
             continue
         if ((boxes_mask & on_targets).bit_count() >= enough and region & home_mask == home_mask) or region & escape_mask:
             return SearchOutcome(Stop.FOUND, tuple(links_back(came, (boxes_mask, stand))), seen)
+        if live is not None and (boxes_mask, region) in live:
+            return SearchOutcome(Stop.LIVE, seen=seen)
         corral = pi_corral(board, open_squares, region, boxes_mask, on_targets, fill_all) if corrals else None
         into = -1 if corral is None else corral[1]  # the squares a push may go to
         for box in sorted(boxes) if corral is None else board.cells(corral[0]):

@@ -21,6 +21,7 @@ from sokoasp.phases.staged.stage_ends import StageEnds, StageGoal, atom, boxes_n
 from sokoasp.sokoban.analysis import dead_squares, lone_box_distances
 from sokoasp.sokoban.deadlocks import (
     ONE_BY_ONE_SEARCHES,
+    LiveStates,
     box_groups,
     cannot_all_reach_goals,
     dead_fence,
@@ -391,6 +392,25 @@ def test_groups_placed_one_by_one_are_those_a_search_of_all_their_boxes_can_plac
                 joint_only += placed
             assert cannot_all_reach_goals(state.floor, state.goals, boxes, state.player, pulls, 100_000) is not placed
     assert shortcut > 5 * joint_only and joint_only > 0
+
+
+@pytest.mark.parametrize("pulls", [False, True])
+def test_group_searches_that_share_their_live_states_answer_as_searches_alone(pulls: bool) -> None:
+    """A search that stops at a state an earlier search found live (``LiveStates``) gives the
+    answer it would give alone, the state limit included (a small one, so that it counts)."""
+    limit, known, answers = 40, 0, 0
+    lives: dict[tuple, LiveStates] = {}
+    for state in corpus_states(pulls)[::3]:
+        live = lives.setdefault((state.floor, state.goals), LiveStates(state.floor, pulls))
+        for size in (2, 3):
+            for group in combinations(sorted(state.boxes), size):
+                boxes = frozenset(group)
+                known += live.key(boxes, state.player) in live.states
+                alone = cannot_all_reach_goals(state.floor, state.goals, boxes, state.player, pulls, limit)
+                assert cannot_all_reach_goals(state.floor, state.goals, boxes, state.player, pulls, limit,
+                                              live=live) is alone, (state, group)
+                answers += 1
+    assert answers > (400 if pulls else 5000) and known > answers // 10
 
 
 # A goal corridor entered from the right: the first box must go to its inner end, (1, 1);
