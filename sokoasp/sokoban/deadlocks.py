@@ -27,7 +27,7 @@ from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.pairs import pair_is_dead
-from sokoasp.sokoban.push_search import SearchLimits, Stop, Target, matching, push_search
+from sokoasp.sokoban.push_search import Moves, SearchLimits, Stop, Target, matching, push_search
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
 CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
@@ -108,15 +108,15 @@ def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes
     start = None if live is None else live.key(boxes, player)
     if live is not None and start in live.states:
         return False
-    if placed_one_by_one(floor, goals, boxes, player, distance, pulls, [ONE_BY_ONE_SEARCHES]):
-        found = None
-    else:
+    moves = placed_one_by_one(floor, goals, boxes, player, distance, pulls, [ONE_BY_ONE_SEARCHES])
+    if moves is None:
         found = push_search(floor, boxes, player, distance, Target(goals, escape=escape), pulls,
                             SearchLimits(limit, newest_first=True, live=None if live is None else live.states))
         if found.stop is Stop.EXHAUSTED:
             return True
+        moves = found.moves
     if live is not None and start is not None:
-        live.learn(start, boxes, player, () if found is None else found.moves)
+        live.learn(start, boxes, player, moves)
     return False
 
 
@@ -135,9 +135,9 @@ class LiveStates:
         boxes_mask = self.board.mask(boxes)
         return boxes_mask, self.board.flood(self.open_squares & ~boxes_mask, self.board.bit(player))
 
-    def learn(self, start: tuple[int, int], boxes: frozenset[Cell], player: Cell,
-              moves: tuple[tuple[Cell, Cell], ...]) -> None:
-        """Keeps ``start``, found live, and the states along ``moves`` from it (a path to the goals)."""
+    def learn(self, start: tuple[int, int], boxes: frozenset[Cell], player: Cell, moves: Moves) -> None:
+        """Keeps ``start``, found live, and the states along ``moves`` from it (a path to the
+        goals; none when the search stopped at its limit or at a live state)."""
         if len(self.states) + len(moves) >= LIVE_KEPT:
             return
         self.states.add(start)
@@ -156,19 +156,19 @@ def live_groups(floor: frozenset[Cell], goals: frozenset[Cell], pulls: bool) -> 
 
 
 def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
-                      distance: dict[Cell, int], pulls: bool, budget: list[int]) -> bool:
-    """True when ``boxes`` can be moved onto goals one at a time, each alone with the others
-    standing as walls, a placed box a wall on its goal (``pulls``: by pulls): a plan of the
-    group, so ``cannot_all_reach_goals`` answers False without searching the boxes together.
+                      distance: dict[Cell, int], pulls: bool, budget: list[int]) -> Moves | None:
+    """The moves of a plan that brings ``boxes`` onto goals one at a time, each alone with the
+    others standing as walls, a placed box a wall on its goal (``pulls``: by pulls): a plan of
+    the group, so ``cannot_all_reach_goals`` answers False without searching the boxes together.
     Most groups the stages test are not dead, and two lone-box searches cost far less than one
     over both boxes. Each box aims first at the goals to fill
     first (``goals_filled_first``), then at any: placed on the nearest goal, a box often shuts
-    a goal room's inner goals off from the others. False when no such order is found within
+    a goal room's inner goals off from the others. None when no such order is found within
     ``budget[0]`` lone-box searches of ``ONE_BY_ONE_STATES`` states (the budget is spent).
     Pulled boxes aim at any goal (start square) at once: packing layers are worked out for
     pushes."""
     if not boxes:
-        return True
+        return ()
     first = goals if pulls else goals_filled_first(floor, goals)
     aims = [(first, lone_box_distances(floor, first, pulls)), (goals, distance)] if first != goals else [(goals, distance)]
     for box in sorted(boxes, key=lambda cell: (distance[cell], cell)):
@@ -176,7 +176,7 @@ def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: fro
             if box not in to_targets:
                 continue
             if budget[0] <= 0:
-                return False
+                return None
             budget[0] -= 1
             others = boxes - {box}
             free = floor - others
@@ -185,9 +185,10 @@ def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: fro
             if found.stop is not Stop.FOUND:
                 continue
             goal, stand = placed_at(box, player, list(found.moves), pulls)
-            if placed_one_by_one(floor - {goal}, goals - {goal}, others, stand, distance, pulls, budget):
-                return True
-    return False
+            rest = placed_one_by_one(floor - {goal}, goals - {goal}, others, stand, distance, pulls, budget)
+            if rest is not None:
+                return found.moves + rest
+    return None
 
 
 @lru_cache(maxsize=65_536)

@@ -280,25 +280,39 @@ Move = tuple[Cell, int, int, int, int]
 
 
 @lru_cache(maxsize=4096)
-def move_table(free: frozenset[Cell], pulls: bool) -> dict[Cell, tuple[Move, ...]]:
+def move_table(free: frozenset[Cell], pulls: bool) -> MoveTable:
+    """Each square's pushes (``pulls``: pulls) on ``free`` (``MoveTable``), cached per floor."""
+    return MoveTable(free, pulls)
+
+
+class MoveTable(dict[Cell, tuple[Move, ...]]):
     """Each square's pushes (``pulls``: pulls) on ``free``, in the order of ``DIRECTIONS``, the
     walls already left out: the inner loop of ``push_search`` then asks two bit tests. A move
-    needs the player on its square to reach and no box on its squares to keep clear."""
-    board = board_of(free)
-    table: dict[Cell, tuple[Move, ...]] = {}
-    for box in free:
-        steps = []
+    needs the player on its square to reach and no box on its squares to keep clear. A square's
+    moves are worked out when first asked for: a small search on a floor of its own (a group's
+    box alone, the others as walls) asks for a few squares of hundreds. A square off ``free``
+    has none to ask for (KeyError)."""
+
+    def __init__(self, free: frozenset[Cell], pulls: bool) -> None:
+        super().__init__()
+        self.free, self.pulls, self.board = free, pulls, board_of(free)
+
+    def __missing__(self, box: Cell) -> tuple[Move, ...]:
+        if box not in self.free:
+            raise KeyError(box)
+        free, bit = self.free, self.board.bit
+        steps: list[Move] = []
         for delta in DIRECTIONS.values():
             ahead = add(box, delta)
-            behind = add(ahead, delta) if pulls else (box[0] - delta[0], box[1] - delta[1])
+            behind = add(ahead, delta) if self.pulls else (box[0] - delta[0], box[1] - delta[1])
             if ahead not in free or behind not in free:
                 continue
-            if pulls:  # the player steps back from ahead to behind, the box following it onto ahead
-                steps.append((ahead, board.bit(ahead), board.bit(behind), board.bit(ahead), board.bit(ahead) | board.bit(behind)))
+            if self.pulls:  # the player steps back from ahead to behind, the box following it onto ahead
+                steps.append((ahead, bit(ahead), bit(behind), bit(ahead), bit(ahead) | bit(behind)))
             else:  # the player from behind pushes the box onto ahead, stepping onto its square
-                steps.append((ahead, board.bit(ahead), board.bit(box), board.bit(behind), board.bit(ahead)))
-        table[box] = tuple(steps)
-    return table
+                steps.append((ahead, bit(ahead), bit(box), bit(behind), bit(ahead)))
+        self[box] = moves = tuple(steps)
+        return moves
 
 
 class GoalOrder:

@@ -385,7 +385,8 @@ def test_groups_placed_one_by_one_are_those_a_search_of_all_their_boxes_can_plac
                 continue
             placed = push_search(state.floor, boxes, state.player, distance, Target(state.goals), pulls, SearchLimits(100_000)).answer
             assert placed is not None
-            if placed_one_by_one(state.floor, state.goals, boxes, state.player, distance, pulls, [ONE_BY_ONE_SEARCHES]):
+            if placed_one_by_one(state.floor, state.goals, boxes, state.player, distance, pulls,
+                                 [ONE_BY_ONE_SEARCHES]) is not None:
                 assert placed, (state, group)
                 shortcut += 1
             else:
@@ -430,7 +431,8 @@ def test_boxes_placed_one_by_one_fill_a_goal_corridor_from_its_inner_end() -> No
     distance = lone_box_distances(level.floor, level.goals)
     found = push_search(level.floor, level.boxes, level.player, distance, Target(level.goals), False, SearchLimits(10_000))
     assert found.stop is Stop.FOUND and replay(level, pushed_moves(level, found.moves)).ok
-    assert placed_one_by_one(level.floor, level.goals, level.boxes, level.player, distance, False, [ONE_BY_ONE_SEARCHES])
+    placed = placed_one_by_one(level.floor, level.goals, level.boxes, level.player, distance, False, [ONE_BY_ONE_SEARCHES])
+    assert placed is not None and replay(level, pushed_moves(level, placed)).ok
 
 
 def test_every_goal_is_filled_first_where_the_goals_cannot_be_emptied_by_pulling() -> None:
