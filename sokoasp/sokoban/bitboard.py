@@ -111,6 +111,23 @@ def board_of(floor: frozenset[Cell]) -> Board:
     return Board(stride=max(x for x, _ in floor) + 2)
 
 
+@lru_cache(maxsize=256)
+def column_masks(floor: frozenset[Cell]) -> tuple[int, ...]:
+    """The squares of ``floor`` in each column, left to right, as bits of ``board_of(floor)``."""
+    board = board_of(floor)
+    return tuple(board.mask({cell for cell in floor if cell[0] == x}) for x in range(board.stride))
+
+
+def least_cell(floor: frozenset[Cell], bits: int) -> Cell:
+    """The least square of ``bits`` (some squares of ``floor``) as cells order, column first:
+    ``min(board.cells(bits))`` without listing them."""
+    for column in column_masks(floor):
+        if bits & column:
+            low = bits & column
+            return board_of(floor).cell(low & -low)
+    raise ValueError("no square")
+
+
 @lru_cache(maxsize=4096)
 def floor_mask(floor: frozenset[Cell]) -> int:
     """The squares of ``floor`` as bits of ``board_of(floor)`` (cached: the box searches and the

@@ -24,7 +24,7 @@ from itertools import combinations
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
-from sokoasp.sokoban.bitboard import board_of, floor_mask
+from sokoasp.sokoban.bitboard import board_of, floor_mask, least_cell
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.pairs import pair_is_dead
 from sokoasp.sokoban.push_search import Moves, SearchLimits, Stop, Target, matching, push_search
@@ -36,6 +36,7 @@ ONE_BY_ONE_SEARCHES = 3  # placed_one_by_one tries at most this many lone-box se
 ONE_BY_ONE_STATES = 100  # and gives each up after this many states
 LIVE_KEPT = 100_000  # live group states remembered per floor (about 20 MB); beyond, groups are searched afresh
 NEAR = 2  # three boxes form a group when two of their pairs stand this near (in rows and columns)
+AROUND = tuple((dx, dy) for dx in range(-NEAR, NEAR + 1) for dy in range(-NEAR, NEAR + 1) if dx or dy)
 
 
 def dead_fence(state: Level, pulls: bool = False) -> frozenset[Cell] | None:
@@ -242,10 +243,12 @@ def side_cells(floor: frozenset[Cell], group: tuple[Cell, ...], sides: tuple[tup
 @lru_cache(maxsize=65_536)
 def group_sides(floor: frozenset[Cell], group: tuple[Cell, ...]) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
     """The parts of ``floor`` that ``group`` splits it into, each as (its least cell, its cells),
-    the largest last with no cells listed (a square in no other part is in it). Cached: the
-    stages ask for the same groups in state after state."""
-    parts = sorted(pockets(floor, set(group)), key=len)
-    return tuple((min(part), part) for part in parts[:-1]) + ((min(parts[-1]), frozenset()),)
+    smallest first (ties by least cell), the largest last with no cells listed (a square in no
+    other part is in it). Cached: the stages ask for the same groups in state after state."""
+    board = board_of(floor)
+    parts = sorted((part.bit_count(), least_cell(floor, part), part)
+                   for part in board.parts(floor_mask(floor) & ~board.mask(set(group))))
+    return tuple((least, frozenset(board.cells(part))) for _, least, part in parts[:-1]) + ((parts[-1][1], frozenset()),)
 
 
 def box_groups(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> Iterator[tuple[Cell, ...]]:
@@ -262,17 +265,21 @@ def box_groups(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> Itera
 
 def near_triples(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> list[tuple[Cell, ...]]:
     """The triples of ``box_groups``: one box near both others (two near pairs share a box),
-    found from each box's near neighbours instead of from every triple (32 boxes: 4,960); with
-    ``moved``, those holding one of them: it is the centre, or near the centre."""
-    close = {box: [other for other in boxes if other != box and near(box, other)]
-             for box in (boxes if moved is None else sorted(moved))}
+    found from each box's near neighbours (the squares ``NEAR`` round it that hold a box) instead
+    of from every triple (32 boxes: 4,960); with ``moved``, those holding one of them: it is the
+    centre, or near the centre."""
+    present = set(boxes)
+
+    def neighbours(box: Cell) -> list[Cell]:
+        return [cell for dx, dy in AROUND if (cell := (box[0] + dx, box[1] + dy)) in present]
+
     triples: set[tuple[Cell, ...]] = set()
-    for centre, neighbours in close.items():
-        triples.update(tuple(sorted((centre, a, b))) for a, b in combinations(neighbours, 2))
+    for centre in boxes if moved is None else sorted(moved):
+        close = neighbours(centre)
+        triples.update(tuple(sorted((centre, a, b))) for a, b in combinations(close, 2))
         if moved is not None:
-            for middle in neighbours:  # the centre near the moved box
-                triples.update(tuple(sorted((centre, middle, other))) for other in boxes
-                               if other != centre and other != middle and near(middle, other))
+            for middle in close:  # the centre near the moved box
+                triples.update(tuple(sorted((centre, middle, other))) for other in neighbours(middle) if other != centre)
     return sorted(triples)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_deadlocks import corpus_states
 
-from sokoasp.sokoban.bitboard import board_of
+from sokoasp.sokoban.bitboard import board_of, least_cell
 from sokoasp.sokoban.breadth_first import region_from
 
 
@@ -48,3 +48,10 @@ def test_a_square_ring_joined_leaves_the_region_round_it_in_one_piece() -> None:
             else:
                 cut += len(pieces) > 1
     assert joined > 1000 and cut > 100
+
+
+def test_the_least_cell_of_some_squares_is_the_least_of_their_cells() -> None:
+    for state in corpus_states(False)[::13]:
+        board = board_of(state.floor)
+        for cells in (state.boxes, state.floor - state.boxes, frozenset({max(state.floor)}), state.floor):
+            assert least_cell(state.floor, board.mask(cells)) == min(cells)

@@ -454,3 +454,16 @@ def test_the_two_box_table_answers_as_the_search_of_the_two_boxes_alone() -> Non
                 assert pair_is_dead(level.floor, level.goals, pair, least) is searched, (text, pair, least)
                 checked += 1
     assert checked > 500
+
+
+def test_the_sides_of_a_group_are_the_parts_it_splits_the_floor_into_smallest_first() -> None:
+    """``group_sides`` lists the parts a square-by-square flood finds round each group (``pockets``),
+    smallest first, ties by least square, the largest last without its squares."""
+    split = 0
+    for state in corpus_states(False)[::11]:
+        for group in [*combinations(sorted(state.boxes), 2), *combinations(sorted(state.boxes), 3)]:
+            parts = sorted(pockets(state.floor, set(group)), key=lambda part: (len(part), min(part)))
+            expected = tuple((min(part), part) for part in parts[:-1]) + ((min(parts[-1]), frozenset()),)
+            assert group_sides(state.floor, group) == expected, (state, group)
+            split += len(parts) > 1
+    assert split > 20
