@@ -26,7 +26,7 @@ from sokoasp.board.level import DIRECTIONS, Cell, Level, add
 from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask, least_cell
 from sokoasp.sokoban.breadth_first import player_region
-from sokoasp.sokoban.pairs import pair_is_dead
+from sokoasp.sokoban.pairs import pair_is_dead, pair_never_dead
 from sokoasp.sokoban.push_search import Moves, SearchLimits, Stop, Target, matching, push_search
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
@@ -220,15 +220,17 @@ def dead_group(state: Level, pulls: bool = False,
     stood the same in the state before, the player on its side then as now (walking and moving
     other boxes never takes the player across it), was looked at there."""
     for group in box_groups(sorted(state.boxes), moved):
-        if not state.goals.issuperset(group):
-            sides = group_sides(state.floor, group)
-            side = next((least for least, cells in sides if state.player in cells), sides[-1][0])
-            if group_is_dead(state.floor, state.goals, group, side, pulls):
-                dead = [index for index, (least, _) in enumerate(sides)
-                        if group_is_dead(state.floor, state.goals, group, least, pulls)]
-                if len(dead) == len(sides):
-                    return frozenset(group), None
-                return frozenset(group), frozenset().union(*(side_cells(state.floor, group, sides, i) for i in dead))
+        if state.goals.issuperset(group) or (len(group) == 2 and not pulls
+                                             and pair_never_dead(state.floor, state.goals, (group[0], group[1]))):
+            continue
+        sides = group_sides(state.floor, group)
+        side = next((least for least, cells in sides if state.player in cells), sides[-1][0])
+        if group_is_dead(state.floor, state.goals, group, side, pulls):
+            dead = [index for index, (least, _) in enumerate(sides)
+                    if group_is_dead(state.floor, state.goals, group, least, pulls)]
+            if len(dead) == len(sides):
+                return frozenset(group), None
+            return frozenset(group), frozenset().union(*(side_cells(state.floor, group, sides, i) for i in dead))
     return None
 
 

@@ -146,6 +146,15 @@ def pair_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], pair: Pair, pla
     return (pair, sides.side_of(pair, player)) not in alive
 
 
+@lru_cache(maxsize=65_536)
+def pair_never_dead(floor: frozenset[Cell], goals: frozenset[Cell], pair: Pair) -> bool:
+    """Whether the two boxes of ``pair`` (the smaller first), alone on ``floor``, can both be
+    pushed onto goals from every side of them (``alive_pairs``): most pairs can, and then where
+    the player stands need not be worked out (cached per pair)."""
+    sides, alive = alive_pairs(floor, goals)
+    return all((pair, index) in alive for index in range(len(sides.of(pair))))
+
+
 @lru_cache(maxsize=16)
 def pair_table(level: Level) -> PairTable:
     """The dead two-box states among the pairs two boxes of ``level`` can stand on, and the

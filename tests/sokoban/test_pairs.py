@@ -4,6 +4,7 @@ search of each two-box problem, and the strategy against breadth-first push opti
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations
 from pathlib import Path
 
 import clingo
@@ -21,7 +22,15 @@ from sokoasp.board.loading import load_level
 from sokoasp.config import Clock
 from sokoasp.sokoban.analysis import lone_box_distances, push_lower_bound
 from sokoasp.sokoban.deadlocks import cannot_all_reach_goals
-from sokoasp.sokoban.pairs import PairSides, pair_lower_bound, pair_table, push_bound, relevant_pairs
+from sokoasp.sokoban.pairs import (
+    PairSides,
+    pair_is_dead,
+    pair_lower_bound,
+    pair_never_dead,
+    pair_table,
+    push_bound,
+    relevant_pairs,
+)
 
 MICROBAN = Path(__file__).resolve().parents[3] / "shared" / "levels" / "microban_i.sok"
 needs_shared = pytest.mark.skipif(not MICROBAN.exists(), reason="needs ../shared/levels")
@@ -140,3 +149,19 @@ def test_the_bound_strategy_refutes_a_horizon_below_the_pair_bound_without_searc
     monkeypatch.setitem(STRATEGIES, "bound", replace(shipped, files=tuple(replace(f, facts="") for f in shipped.files)))
     outcome, choices = refute()
     assert outcome is None or choices > 0
+
+
+def test_a_pair_never_dead_is_dead_from_no_side_and_every_other_from_some() -> None:
+    """``pair_never_dead`` says what asking ``pair_is_dead`` from every side of the pair says."""
+    never = some = 0
+    for text in multi_box_corpus(12, seed=5).values():
+        level = level_of(text)
+        sides = PairSides(level.floor)
+        live = sorted(lone_box_distances(level.floor, level.goals))
+        for pair in combinations(live, 2):
+            dead_somewhere = any(pair_is_dead(level.floor, level.goals, pair, min(cells))
+                                 for cells in map(sides.board.cells, sides.of(pair)))
+            assert pair_never_dead(level.floor, level.goals, pair) is not dead_somewhere, (text, pair)
+            never += not dead_somewhere
+            some += dead_somewhere
+    assert never > 100 and some > 100
