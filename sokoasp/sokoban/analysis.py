@@ -173,31 +173,31 @@ class Assignment:
 
     def augment(self, row: int, matrix: list[list[int]]) -> None:
         """Match ``row`` (1-based), the matched rows moving along an augmenting path: one step
-        of the Hungarian algorithm, n^2."""
+        of the Hungarian algorithm, n^2. The columns not yet on the path are kept in a list in
+        column order, so each round scans only those (ties go to the first, as in e-maxx's)."""
         u, v, match = self.u, self.v, self.match
         size = len(v)
         way = [0] * size
-        minv: list[float] = [math.inf] * size
-        used = [False] * size
+        minv = [math.inf] * size
+        unused, used = list(range(1, size)), [0]
         match[0], column0 = row, 0
         while match[column0]:
-            used[column0] = True
             row0, delta, column1 = match[column0], math.inf, 0
             costs, offset = matrix[row0 - 1], u[row0]
-            for column in range(1, size):
-                if not used[column]:
-                    current = costs[column - 1] - offset - v[column]
-                    if current < minv[column]:
-                        minv[column], way[column] = current, column0
-                    if minv[column] < delta:
-                        delta, column1 = minv[column], column
+            for column in unused:
+                current = costs[column - 1] - offset - v[column]
+                if current < minv[column]:
+                    minv[column], way[column] = current, column0
+                if minv[column] < delta:
+                    delta, column1 = minv[column], column
             step = int(delta)  # a reduced cost: finite, as every cost is
-            for column in range(size):
-                if used[column]:
-                    u[match[column]] += step
-                    v[column] -= step
-                else:
-                    minv[column] -= step
+            for column in used:
+                u[match[column]] += step
+                v[column] -= step
+            for column in unused:
+                minv[column] -= step
+            unused.remove(column1)
+            used.append(column1)
             column0 = column1
         while column0:
             column1 = way[column0]
