@@ -285,10 +285,6 @@ def near_triples(boxes: list[Cell], moved: frozenset[Cell] | None = None) -> lis
     return sorted(triples)
 
 
-def near(a: Cell, b: Cell) -> bool:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= NEAR
-
-
 @lru_cache(maxsize=65_536)
 def group_is_dead(floor: frozenset[Cell], goals: frozenset[Cell], group: tuple[Cell, ...], player: Cell,
                   pulls: bool) -> bool:

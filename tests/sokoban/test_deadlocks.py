@@ -20,6 +20,7 @@ from sokoasp.board.simulator import replay
 from sokoasp.phases.staged.stage_ends import StageEnds, StageGoal, atom, boxes_nogood, state_nogood
 from sokoasp.sokoban.analysis import dead_squares, lone_box_distances
 from sokoasp.sokoban.deadlocks import (
+    NEAR,
     ONE_BY_ONE_SEARCHES,
     LiveStates,
     box_groups,
@@ -31,7 +32,6 @@ from sokoasp.sokoban.deadlocks import (
     frozen_boxes,
     goals_filled_first,
     group_sides,
-    near,
     near_triples,
     placed_one_by_one,
     player_side,
@@ -96,6 +96,10 @@ def test_a_fence_is_searched_once_for_states_that_differ_only_away_from_it() -> 
     assert dead_fence(level) == dead_fence(elsewhere) == {(2, 3), (3, 4), (3, 5)}
     assert fence_is_dead.cache_info().misses == 1 and fence_is_dead.cache_info().hits == 1
     assert not solvable(level) and not solvable(elsewhere)
+
+
+def near(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= NEAR
 
 
 @given(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=12))
