@@ -348,6 +348,17 @@ def dead_freeze(state: Level) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
     return frozen | (state.boxes & area), area - state.boxes
 
 
+def every_goal_taken_greedily(edges: dict[Cell, list[Cell]], goals: int) -> bool:
+    """Whether giving each box in turn the first goal on its list not yet taken takes all
+    ``goals``: then a matching of every goal exists, found without augmenting paths."""
+    taken: set[Cell] = set()
+    for reached in edges.values():
+        goal = next((goal for goal in reached if goal not in taken), None)
+        if goal is not None:
+            taken.add(goal)
+    return len(taken) == goals
+
+
 @lru_cache(maxsize=4096)
 def goal_sources(floor: frozenset[Cell], goals: frozenset[Cell], frozen: frozenset[Cell]
                  ) -> tuple[dict[Cell, frozenset[Cell]], dict[Cell, list[Cell]]]:
@@ -372,6 +383,8 @@ def area_short_of_boxes(sources: dict[Cell, frozenset[Cell]], boxes: frozenset[C
     will ever get. Found from a maximum matching: the goals that alternating paths reach from a
     goal left without a box (Hall's theorem)."""
     edges = {box: reaching.get(box, []) for box in sorted(boxes)}
+    if every_goal_taken_greedily(edges, len(sources)):
+        return None  # most states: no augmenting paths needed to match every goal
     owner = matching(edges)
     unmatched = [goal for goal in sources if goal not in owner]
     if not unmatched:

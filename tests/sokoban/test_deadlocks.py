@@ -28,6 +28,7 @@ from sokoasp.sokoban.deadlocks import (
     dead_fence,
     dead_freeze,
     dead_group,
+    every_goal_taken_greedily,
     fence_is_dead,
     frozen_boxes,
     goals_filled_first,
@@ -39,7 +40,7 @@ from sokoasp.sokoban.deadlocks import (
 )
 from sokoasp.sokoban.end_game import pushed_moves
 from sokoasp.sokoban.pairs import pair_is_dead
-from sokoasp.sokoban.push_search import SearchLimits, Stop, Target, push_search
+from sokoasp.sokoban.push_search import SearchLimits, Stop, Target, matching, push_search
 
 CORPUS = multi_box_corpus(24, seed=11)
 
@@ -471,3 +472,12 @@ def test_the_sides_of_a_group_are_the_parts_it_splits_the_floor_into_smallest_fi
             assert group_sides(state.floor, group) == expected, (state, group)
             split += len(parts) > 1
     assert split > 20
+
+
+@given(st.lists(st.lists(st.integers(0, 5), max_size=4), min_size=1, max_size=6))
+def test_goals_taken_greedily_are_matched_by_the_augmenting_paths_too(lists: list[list[int]]) -> None:
+    """``every_goal_taken_greedily`` only says yes where a matching of every goal exists."""
+    edges = {(box, 0): [(goal, 9) for goal in dict.fromkeys(reached)] for box, reached in enumerate(lists)}
+    goals = {goal for reached in edges.values() for goal in reached}
+    if every_goal_taken_greedily(edges, len(goals)):
+        assert len(matching(edges)) == len(goals)
