@@ -150,9 +150,10 @@ class LiveStates:
             self.states.add(self.key(now, player))
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def live_groups(floor: frozenset[Cell], goals: frozenset[Cell], pulls: bool) -> LiveStates:
-    """The live states of group searches on ``floor`` towards ``goals`` (``GROUP_STATES``)."""
+    """The live states of group searches on ``floor`` towards ``goals`` (``GROUP_STATES``), kept
+    for the last 8 floors and goals (at most about 200 MB in all)."""
     return LiveStates(floor, pulls)
 
 
