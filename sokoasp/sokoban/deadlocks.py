@@ -117,7 +117,7 @@ def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes
             return True
         moves = found.moves
     if live is not None and start is not None:
-        live.learn(start, boxes, player, moves)
+        live.learn(start, boxes, moves)
     return False
 
 
@@ -136,7 +136,7 @@ class LiveStates:
         boxes_mask = self.board.mask(boxes)
         return boxes_mask, self.board.flood(self.open_squares & ~boxes_mask, self.board.bit(player))
 
-    def learn(self, start: tuple[int, int], boxes: frozenset[Cell], player: Cell, moves: Moves) -> None:
+    def learn(self, start: tuple[int, int], boxes: frozenset[Cell], moves: Moves) -> None:
         """Keeps ``start``, found live, and the states along ``moves`` from it (a path to the
         goals; none when the search stopped at its limit or at a live state)."""
         if len(self.states) + len(moves) >= LIVE_KEPT:
@@ -146,8 +146,7 @@ class LiveStates:
         for before, after in moves:
             now.remove(before)
             now.add(after)
-            player = (2 * after[0] - before[0], 2 * after[1] - before[1]) if self.pulls else before
-            self.states.add(self.key(now, player))
+            self.states.add(self.key(now, stand_after(before, after, self.pulls)))
 
 
 @lru_cache(maxsize=8)
@@ -209,7 +208,12 @@ def placed_at(box: Cell, player: Cell, path: list[tuple[Cell, Cell]], pulls: boo
     if not path:
         return box, player  # on a goal already
     before, after = path[-1]
-    return after, (2 * after[0] - before[0], 2 * after[1] - before[1]) if pulls else before
+    return after, stand_after(before, after, pulls)
+
+
+def stand_after(before: Cell, after: Cell, pulls: bool) -> Cell:
+    """Where the player stands once a box moved from ``before`` to ``after`` (``pulls``: pulled)."""
+    return (2 * after[0] - before[0], 2 * after[1] - before[1]) if pulls else before
 
 
 def dead_group(state: Level, pulls: bool = False,
