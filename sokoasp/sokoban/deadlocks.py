@@ -109,7 +109,7 @@ def cannot_all_reach_goals(floor: frozenset[Cell], goals: frozenset[Cell], boxes
     start = None if live is None else live.key(boxes, player)
     if live is not None and start in live.states:
         return False
-    moves = placed_one_by_one(floor, goals, boxes, player, distance, pulls, [ONE_BY_ONE_SEARCHES])
+    moves = placed_one_by_one(floor, goals, boxes, player, distance, pulls)
     if moves is None:
         found = push_search(floor, boxes, player, distance, Target(goals, escape=escape), pulls,
                             SearchLimits(limit, newest_first=True, live=None if live is None else live.states))
@@ -157,7 +157,7 @@ def live_groups(floor: frozenset[Cell], goals: frozenset[Cell], pulls: bool) -> 
 
 
 def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell,
-                      distance: dict[Cell, int], pulls: bool, budget: list[int]) -> Moves | None:
+                      distance: dict[Cell, int], pulls: bool, searches: int = ONE_BY_ONE_SEARCHES) -> Moves | None:
     """The moves of a plan that brings ``boxes`` onto goals one at a time, each alone with the
     others standing as walls, a placed box a wall on its goal (``pulls``: by pulls): a plan of
     the group, so ``cannot_all_reach_goals`` answers False without searching the boxes together.
@@ -165,31 +165,37 @@ def placed_one_by_one(floor: frozenset[Cell], goals: frozenset[Cell], boxes: fro
     over both boxes. Each box aims first at the goals to fill
     first (``goals_filled_first``), then at any: placed on the nearest goal, a box often shuts
     a goal room's inner goals off from the others. None when no such order is found within
-    ``budget[0]`` lone-box searches of ``ONE_BY_ONE_STATES`` states (the budget is spent).
+    ``searches`` lone-box searches in all (each of at most ``ONE_BY_ONE_STATES`` states).
     Pulled boxes aim at any goal (start square) at once: packing layers are worked out for
     pushes."""
-    if not boxes:
-        return ()
-    first = goals if pulls else goals_filled_first(floor, goals)
-    aims = [(first, lone_box_distances(floor, first, pulls)), (goals, distance)] if first != goals else [(goals, distance)]
-    for box in sorted(boxes, key=lambda cell: (distance[cell], cell)):
-        for targets, to_targets in aims:
-            if box not in to_targets:
-                continue
-            if budget[0] <= 0:
-                return None
-            budget[0] -= 1
-            others = boxes - {box}
-            free = floor - others
-            found = push_search(free, frozenset({box}), player, to_targets, Target(targets & free), pulls,
-                                SearchLimits(ONE_BY_ONE_STATES, newest_first=True))
-            if found.stop is not Stop.FOUND:
-                continue
-            goal, stand = placed_at(box, player, list(found.moves), pulls)
-            rest = placed_one_by_one(floor - {goal}, goals - {goal}, others, stand, distance, pulls, budget)
-            if rest is not None:
-                return found.moves + rest
-    return None
+    left = searches
+
+    def place(floor: frozenset[Cell], goals: frozenset[Cell], boxes: frozenset[Cell], player: Cell) -> Moves | None:
+        nonlocal left
+        if not boxes:
+            return ()
+        first = goals if pulls else goals_filled_first(floor, goals)
+        aims = [(first, lone_box_distances(floor, first, pulls)), (goals, distance)] if first != goals else [(goals, distance)]
+        for box in sorted(boxes, key=lambda cell: (distance[cell], cell)):
+            for targets, to_targets in aims:
+                if box not in to_targets:
+                    continue
+                if left <= 0:
+                    return None
+                left -= 1
+                others = boxes - {box}
+                free = floor - others
+                found = push_search(free, frozenset({box}), player, to_targets, Target(targets & free), pulls,
+                                    SearchLimits(ONE_BY_ONE_STATES, newest_first=True))
+                if found.stop is not Stop.FOUND:
+                    continue
+                goal, stand = placed_at(box, player, list(found.moves), pulls)
+                rest = place(floor - {goal}, goals - {goal}, others, stand)
+                if rest is not None:
+                    return found.moves + rest
+        return None
+
+    return place(floor, goals, boxes, player)
 
 
 @lru_cache(maxsize=65_536)

@@ -21,7 +21,6 @@ from sokoasp.phases.staged.stage_ends import StageEnds, StageGoal, atom, boxes_n
 from sokoasp.sokoban.analysis import dead_squares, lone_box_distances
 from sokoasp.sokoban.deadlocks import (
     NEAR,
-    ONE_BY_ONE_SEARCHES,
     LiveStates,
     box_groups,
     cannot_all_reach_goals,
@@ -390,8 +389,7 @@ def test_groups_placed_one_by_one_are_those_a_search_of_all_their_boxes_can_plac
                 continue
             placed = push_search(state.floor, boxes, state.player, distance, Target(state.goals), pulls, SearchLimits(100_000)).answer
             assert placed is not None
-            if placed_one_by_one(state.floor, state.goals, boxes, state.player, distance, pulls,
-                                 [ONE_BY_ONE_SEARCHES]) is not None:
+            if placed_one_by_one(state.floor, state.goals, boxes, state.player, distance, pulls) is not None:
                 assert placed, (state, group)
                 shortcut += 1
             else:
@@ -436,7 +434,7 @@ def test_boxes_placed_one_by_one_fill_a_goal_corridor_from_its_inner_end() -> No
     distance = lone_box_distances(level.floor, level.goals)
     found = push_search(level.floor, level.boxes, level.player, distance, Target(level.goals), False, SearchLimits(10_000))
     assert found.stop is Stop.FOUND and replay(level, pushed_moves(level, found.moves)).ok
-    placed = placed_one_by_one(level.floor, level.goals, level.boxes, level.player, distance, False, [ONE_BY_ONE_SEARCHES])
+    placed = placed_one_by_one(level.floor, level.goals, level.boxes, level.player, distance, False)
     assert placed is not None and replay(level, pushed_moves(level, placed)).ok
 
 
