@@ -27,7 +27,7 @@ from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask, least_cell
 from sokoasp.sokoban.breadth_first import player_region
 from sokoasp.sokoban.pairs import pair_is_dead, pair_never_dead
-from sokoasp.sokoban.push_search import Moves, SearchLimits, Stop, Target, matching, push_search
+from sokoasp.sokoban.push_search import Moves, SearchLimits, Stop, Target, matching, push_search, stand_after
 
 CORRAL_BOXES = 5  # fences of more boxes are not searched
 CORRAL_STATES = 2_000  # the search of one fence gives up after this many states
@@ -215,11 +215,6 @@ def placed_at(box: Cell, player: Cell, path: list[tuple[Cell, Cell]], pulls: boo
         return box, player  # on a goal already
     before, after = path[-1]
     return after, stand_after(before, after, pulls)
-
-
-def stand_after(before: Cell, after: Cell, pulls: bool) -> Cell:
-    """Where the player stands once a box moved from ``before`` to ``after`` (``pulls``: pulled)."""
-    return (2 * after[0] - before[0], 2 * after[1] - before[1]) if pulls else before
 
 
 def dead_group(state: Level, pulls: bool = False,

@@ -16,7 +16,17 @@ import math
 from typing import NamedTuple
 
 from sokoasp.board.level import Cell, Level
-from sokoasp.sokoban.push_search import MatchingGuide, Moves, SearchLimits, SearchOutcome, Stop, Target, fills_jointly, push_search
+from sokoasp.sokoban.push_search import (
+    MatchingGuide,
+    Moves,
+    SearchLimits,
+    SearchOutcome,
+    Stop,
+    Target,
+    fills_jointly,
+    push_search,
+    stand_after,
+)
 from sokoasp.sokoban.pushes import Push, StagePlan, expand_pushes
 from sokoasp.sokoban.traps import Traps
 
@@ -66,7 +76,7 @@ def finish(state: Level, states: int, reverse: bool = False, home: Cell | None =
     if found.stop is not Stop.FOUND:
         return Finish(None, searched)
     if reverse:
-        return Finish(StagePlan(routes=tuple((box, to, (2 * to[0] - box[0], 2 * to[1] - box[1])) for box, to in found.moves)),
+        return Finish(StagePlan(routes=tuple((box, to, stand_after(box, to, pulls=True)) for box, to in found.moves)),
                       searched)
     return Finish(StagePlan(moves=pushed_moves(state, found.moves)), searched)
 

@@ -33,6 +33,11 @@ Prune = Callable[[frozenset[Cell], Cell, Cell], bool]  # (boxes, player, the box
 Moves = tuple[tuple[Cell, Cell], ...]  # pushes (or pulls) as (box square before, after)
 
 
+def stand_after(before: Cell, after: Cell, pulls: bool) -> Cell:
+    """Where the player stands once a box moved from ``before`` to ``after`` (``pulls``: pulled)."""
+    return (2 * after[0] - before[0], 2 * after[1] - before[1]) if pulls else before
+
+
 class Stop(Enum):
     """Why a push search ended."""
 
@@ -217,15 +222,15 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
         into = -1 if corral is None else corral[1]  # the squares a push may go to
         for box in sorted(boxes) if corral is None else board.cells(corral[0]):
             box_bit, box_distance = board.bit(box), summed - distance[box]
-            for to, to_bit, stand_after, needs, blocked_by in steps[box]:
+            for to, to_bit, stand_bit, needs, blocked_by in steps[box]:
                 if needs & region and not blocked_by & boxes_mask and to_bit & into and to in distance:
                     moved_mask = boxes_mask ^ box_bit | to_bit
-                    if (moved_mask, stand_after) not in taken:
+                    if (moved_mask, stand_bit) not in taken:
                         found += 1
-                        came.setdefault((moved_mask, stand_after), ((boxes_mask, stand), (box, to)))
+                        came.setdefault((moved_mask, stand_bit), ((boxes_mask, stand), (box, to)))
                         after = box_distance + distance[to]
                         heapq.heappush(todo, (after, guide is None, -found if newest_first else found, after,
-                                              boxes, moved_mask, stand_after, box, to, to_bit, region))
+                                              boxes, moved_mask, stand_bit, box, to, to_bit, region))
     return SearchOutcome(Stop.EXHAUSTED, seen=seen)
 
 
