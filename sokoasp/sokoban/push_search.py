@@ -20,6 +20,7 @@ from enum import Enum
 from functools import lru_cache
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.sokoban import kernel
 from sokoasp.sokoban.analysis import INFINITY, Assignment, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import links_back
@@ -69,6 +70,7 @@ class SearchOutcome:
     moves: Moves = ()
     seen: set[tuple[int, int]] = field(default_factory=set)
     routes: int = 0  # states of the route searches a macro search made besides (``feature_search``)
+    taken: int | None = None  # the states taken up, where ``seen`` is not kept (the compiled search)
 
     @property
     def answer(self) -> bool | None:
@@ -79,7 +81,7 @@ class SearchOutcome:
     def states(self) -> int:
         """The search's work: the states taken up, and those of its route searches at
         ``ROUTE_STATES_PER_UNIT`` a unit."""
-        return search_work(len(self.seen), self.routes)
+        return search_work(len(self.seen) if self.taken is None else self.taken, self.routes)
 
 
 def search_work(taken: int, routes: int) -> int:
@@ -140,7 +142,9 @@ class SearchLimits:
     searches ask for it; the small group searches do not (their states rarely hold a corral, and
     the test would cost more than it cuts). ``live`` holds states (boxes, player region, as bits of
     ``board_of(free)``) known to lead to the target or to more than ``states`` states: the search
-    stops on taking one up (``Stop.LIVE``): from there it could never end ``EXHAUSTED``."""
+    stops on taking one up (``Stop.LIVE``): from there it could never end ``EXHAUSTED``.
+    ``proof``: the outcome's ``seen`` holds the states taken up also where the compiled search
+    (``kernel``) runs, which keeps only their count otherwise (the Python keeps both)."""
 
     states: int
     deadline: float = math.inf
@@ -149,9 +153,28 @@ class SearchLimits:
     guide: MatchingGuide | None = None
     corrals: bool = False
     live: set[tuple[int, int]] | None = None
+    proof: bool = False
+
+
+STOPS = (Stop.FOUND, Stop.EXHAUSTED, Stop.STATE_LIMIT, Stop.DEADLINE, Stop.LIVE)  # by the kernel's stop codes
 
 
 def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
+                target: Target, pulls: bool, limits: SearchLimits) -> SearchOutcome:
+    """``python_push_search``, in the compiled kernel where it is built and applies (the same
+    outcome, moves and work; ``kernel``)."""
+    guide = limits.guide
+    raw = kernel.search(free, start, player, distance, target.squares, len(start) if target.need is None else target.need,
+                        target.escape, target.home, pulls, limits.states, limits.deadline, limits.prune, limits.newest_first,
+                        limits.corrals and not pulls and target.need is None and not target.escape, limits.live,
+                        None if guide is None else guide.cost_bytes, limits.proof)
+    if raw is None:
+        return python_push_search(free, start, player, distance, target, pulls, limits)
+    stop, moves, taken, seen = raw
+    return SearchOutcome(STOPS[stop], tuple(moves or ()), set() if seen is None else seen, taken=taken)
+
+
+def python_push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
                 target: Target, pulls: bool, limits: SearchLimits) -> SearchOutcome:
     """Moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square missing
     from ``distance``, to the ``target``: a best-first search over (boxes, player region) states,
@@ -250,6 +273,8 @@ class MatchingGuide:
         tables = [lone_box_distances(free, frozenset([target]), pulls) for target in sorted(targets)]
         self.costs: dict[Cell, list[int]] = {cell: [table.get(cell, INFINITY) for table in tables] for cell in free}
         self.known: dict[int, int] = {}  # the boxes, as bits -> their matching
+        self.targets = len(tables)
+        self.compiled: dict[tuple[int, int], bytes] = {}  # cost_bytes, by board
         self.assignments: dict[int, tuple[tuple[Cell, ...], Assignment]] = {}  # the boxes, as bits -> rows, assignment
 
     def cost(self, boxes: frozenset[Cell], boxes_mask: int, before: int | None = None, source: Cell | None = None,
@@ -274,6 +299,14 @@ class MatchingGuide:
         self.assignments[boxes_mask] = rows, assignment
         self.known[boxes_mask] = assignment.total(matrix)
         return self.known[boxes_mask]
+
+
+    def cost_bytes(self, stride: int, squares: int) -> bytes:
+        """``costs`` for the compiled kernel: one int32 a square and target (kept: a guide's
+        searches share one board)."""
+        if (stride, squares) not in self.compiled:
+            self.compiled[stride, squares] = kernel.costs_bytes(self.costs, stride, squares, self.targets, INFINITY)
+        return self.compiled[stride, squares]
 
 
 KEPT_ASSIGNMENTS = 100_000  # about 1 KB each: a search of a million states keeps the latest tenth

@@ -67,7 +67,7 @@ class Traps:
             return True
         found = push_search(self.level.floor, state.boxes, state.player, self.distance,
                             Target(self.level.goals, need=None if self.whole else placed + 1), self.pulls,
-                            SearchLimits(states, prune=self.deadlocked, newest_first=True))
+                            SearchLimits(states, prune=self.deadlocked, newest_first=True, proof=True))
         self.searched(found.states)
         if found.answer is None:
             self.tried[key] = states

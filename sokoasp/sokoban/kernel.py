@@ -1,0 +1,106 @@
+"""The compiled push search (``search_kernel.c``, built as ``_search_kernel`` where a C compiler
+is found at install; ``pip install`` without one installs the Python alone). It is
+``push_search.push_search`` state for state: the same order, tie-breaks and limits, so the same
+outcome, moves and work (``tests/sokoban/test_kernel.py`` compares them). This module turns a
+search's sets and dicts into the kernel's bytes, and answers None where the kernel does not apply
+(a board of more than ``MOST_SQUARES`` bits, or a guide with other than one target a box): the
+caller then searches in Python. ``SOKOASP_PURE=1`` in the environment leaves the kernel unloaded."""
+
+from __future__ import annotations
+
+import math
+import os
+from array import array
+from collections.abc import Callable
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+from sokoasp.board.level import Cell
+from sokoasp.sokoban.bitboard import board_of, floor_mask
+
+
+def load() -> ModuleType | None:
+    """The compiled module, or None where it is not built or ``SOKOASP_PURE`` is set."""
+    if os.environ.get("SOKOASP_PURE"):
+        return None
+    try:
+        from sokoasp.sokoban import _search_kernel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _search_kernel
+
+
+COMPILED = load()
+MOST_SQUARES = 1024  # the kernel's widest board (rows times stride), MAX_WORDS 64-bit words
+UNREACHED = -1  # a square missing from a distance table
+KEPT_TABLES = 512  # distance tables kept in their compiled form (each a few KB)
+
+# (stop, moves or None, states taken up, their (boxes, region) keys or None): stop 0 found, 1 exhausted,
+# 2 state limit, 3 deadline, 4 live
+Raw = tuple[int, list[tuple[Cell, Cell]] | None, int, set[tuple[int, int]] | None]
+
+
+@lru_cache(maxsize=4096)
+def floor_bytes(free: frozenset[Cell]) -> tuple[int, int, bytes]:
+    """The board's stride, its squares (bits) and the floor as little-endian bytes."""
+    mask = floor_mask(free)
+    squares = mask.bit_length()
+    return board_of(free).stride, squares, mask.to_bytes((squares + 7) // 8, "little")
+
+
+_tables: dict[tuple[int, int, int], tuple[object, bytes]] = {}
+
+
+def distance_bytes(distance: dict[Cell, int], free: frozenset[Cell], stride: int, squares: int) -> bytes:
+    """``distance`` as one int32 a square of ``free`` (``UNREACHED`` elsewhere), kept while the
+    table lives (the tables are ``lru_cache``d dicts, shared and never changed)."""
+    key = (id(distance), stride, squares)
+    kept = _tables.get(key)
+    if kept is not None and kept[0] is distance:
+        return kept[1]
+    values = array("i", [UNREACHED]) * squares
+    for (x, y), steps in distance.items():
+        if x < stride - 1 and (x, y) in free:
+            values[y * stride + x] = steps
+    if len(_tables) >= KEPT_TABLES:
+        _tables.clear()
+    _tables[key] = distance, values.tobytes()
+    return values.tobytes()
+
+
+def costs_bytes(costs: dict[Cell, list[int]], stride: int, squares: int, targets: int, infinity: int) -> bytes:
+    """A matching guide's costs (square -> fewest moves to each target) as int32, square by square."""
+    values = array("i", [infinity]) * (squares * targets)
+    for (x, y), row in costs.items():
+        index = y * stride + x
+        if x < stride - 1 and index < squares:
+            values[index * targets:(index + 1) * targets] = array("i", row)
+    return values.tobytes()
+
+
+def search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int], targets: frozenset[Cell],
+           enough: int, escape: frozenset[Cell], home: Cell | None, pulls: bool, states: int, deadline: float,
+           prune: Callable[[frozenset[Cell], Cell, Cell], bool] | None, newest_first: bool, corrals: bool,
+           live: set[tuple[int, int]] | None, costs: Callable[[int, int], bytes] | None, keep_seen: bool) -> Raw | None:
+    """``push_search.push_search`` in the kernel (its arguments unpacked; ``costs(stride,
+    squares)``: the guide's costs as bytes), or None where the kernel does not apply."""
+    if COMPILED is None:
+        return None
+    stride, squares, open_bytes = floor_bytes(free)
+    if squares > MOST_SQUARES or not squares or (home is not None and home not in free):
+        return None
+    board = board_of(free)
+    width = (squares + 7) // 8
+
+    def mask(cells: frozenset[Cell]) -> bytes:
+        return (board.mask(cells) & floor_mask(free)).to_bytes(width, "little")
+
+    guide = None if costs is None else costs(stride, squares)
+    if guide is not None and len(guide) != 4 * squares * len(start):
+        return None  # the guide matches as many targets as boxes only
+    raw: Any = COMPILED.search(
+        stride, squares, open_bytes, mask(start), player[1] * stride + player[0], distance_bytes(distance, free, stride, squares),
+        mask(targets), mask(escape), mask(frozenset() if home is None else frozenset({home})), enough, pulls,
+        min(states, 2**62), deadline if deadline < math.inf else 1e308, newest_first, corrals, prune, live, guide, keep_seen)
+    return raw

@@ -1,0 +1,902 @@
+/* The push search of push_search.push_search, compiled: the same states in the same order, the
+ * same tie-breaks and limits, so the same outcome, moves and work as the Python, which stays the
+ * reference and the fallback (sokoasp/sokoban/kernel.py marshals the arguments; tests compare
+ * the two). Boards are arrays of 64-bit words, bit y * stride + x as in bitboard.py; the seen
+ * and taken sets are open-addressing tables of fixed-width keys; the player's region is a
+ * flood over square indices. The matching guide keeps each state's assignment and matches a
+ * state one push from a kept one by one augmenting step (Hungarian algorithm), as
+ * MatchingGuide does. The prune and the live set stay Python objects, called back. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_WORDS 16          /* boards of at most 1024 squares (rows times stride); larger: the Python */
+#define INF 1000000000LL      /* analysis.INFINITY */
+#define KEPT_ASSIGNMENTS 100000 /* push_search.KEPT_ASSIGNMENTS */
+
+typedef uint64_t word;
+
+enum { FOUND = 0, EXHAUSTED = 1, STATE_LIMIT = 2, DEADLINE = 3, LIVE = 4 };
+
+/* ---- bit helpers ---------------------------------------------------------------------- */
+
+static inline int test_bit(const word *bits, int i) { return (int)((bits[i >> 6] >> (i & 63)) & 1u); }
+static inline void set_bit(word *bits, int i) { bits[i >> 6] |= (word)1 << (i & 63); }
+
+static uint64_t hash_words(const word *key, int n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < n; i++) {
+        h ^= key[i] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ULL;
+    }
+    return h ^ (h >> 31);
+}
+
+/* ---- a set of fixed-width keys: open addressing over indices into a key arena ------------- */
+
+typedef struct {
+    int width;          /* words a key */
+    word *keys;         /* arena: count * width words */
+    int64_t count, room;
+    int64_t *slots;     /* key index + 1; 0 empty */
+    int64_t mask;       /* slots - 1 */
+} KeySet;
+
+static int keyset_init(KeySet *set, int width) {
+    set->width = width;
+    set->count = 0;
+    set->room = 1024;
+    set->keys = malloc(sizeof(word) * width * set->room);
+    set->mask = 2047;
+    set->slots = calloc(set->mask + 1, sizeof(int64_t));
+    return set->keys && set->slots ? 0 : -1;
+}
+
+static void keyset_free(KeySet *set) {
+    free(set->keys);
+    free(set->slots);
+    set->keys = NULL;
+    set->slots = NULL;
+}
+
+static int keyset_grow(KeySet *set) {
+    int64_t size = (set->mask + 1) * 2;
+    int64_t *slots = calloc(size, sizeof(int64_t));
+    if (!slots) return -1;
+    for (int64_t k = 0; k < set->count; k++) {
+        int64_t at = (int64_t)(hash_words(set->keys + k * set->width, set->width) & (uint64_t)(size - 1));
+        while (slots[at]) at = (at + 1) & (size - 1);
+        slots[at] = k + 1;
+    }
+    free(set->slots);
+    set->slots = slots;
+    set->mask = size - 1;
+    return 0;
+}
+
+/* The index of ``key``, added when missing (``*added`` says which); -1 when memory runs out. */
+static int64_t keyset_put(KeySet *set, const word *key, int *added) {
+    int width = set->width;
+    int64_t at = (int64_t)(hash_words(key, width) & (uint64_t)set->mask);
+    while (set->slots[at]) {
+        int64_t k = set->slots[at] - 1;
+        if (memcmp(set->keys + k * width, key, sizeof(word) * width) == 0) {
+            *added = 0;
+            return k;
+        }
+        at = (at + 1) & set->mask;
+    }
+    if (set->count == set->room) {
+        word *keys = realloc(set->keys, sizeof(word) * width * set->room * 2);
+        if (!keys) return -1;
+        set->keys = keys;
+        set->room *= 2;
+    }
+    int64_t k = set->count++;
+    memcpy(set->keys + k * width, key, sizeof(word) * width);
+    set->slots[at] = k + 1;
+    *added = 1;
+    if (set->count * 2 > set->mask && keyset_grow(set) < 0) return -1;
+    return k;
+}
+
+static int64_t keyset_find(const KeySet *set, const word *key) {
+    int width = set->width;
+    int64_t at = (int64_t)(hash_words(key, width) & (uint64_t)set->mask);
+    while (set->slots[at]) {
+        int64_t k = set->slots[at] - 1;
+        if (memcmp(set->keys + k * width, key, sizeof(word) * width) == 0) return k;
+        at = (at + 1) & set->mask;
+    }
+    return -1;
+}
+
+/* ---- the open list: a binary heap on (priority, settled, order) ------------------------- */
+
+typedef struct {
+    int64_t priority;
+    int64_t order;
+    int64_t node;       /* the state's index in the node set: (boxes, player square) */
+    int64_t parent;     /* the node it was found from (-1: the start) */
+    int32_t summed;
+    int16_t source, moved; /* the box moved: its square before and after (-1: none) */
+    uint8_t settled;
+} Entry;
+
+typedef struct {
+    Entry *items;
+    int64_t count, room;
+} Heap;
+
+static inline int entry_less(const Entry *a, const Entry *b) {
+    if (a->priority != b->priority) return a->priority < b->priority;
+    if (a->settled != b->settled) return a->settled < b->settled;
+    return a->order < b->order;
+}
+
+static int heap_push(Heap *heap, Entry entry) {
+    if (heap->count == heap->room) {
+        int64_t room = heap->room ? heap->room * 2 : 1024;
+        Entry *items = realloc(heap->items, sizeof(Entry) * room);
+        if (!items) return -1;
+        heap->items = items;
+        heap->room = room;
+    }
+    int64_t at = heap->count++;
+    while (at > 0) {
+        int64_t up = (at - 1) / 2;
+        if (!entry_less(&entry, &heap->items[up])) break;
+        heap->items[at] = heap->items[up];
+        at = up;
+    }
+    heap->items[at] = entry;
+    return 0;
+}
+
+static Entry heap_pop(Heap *heap) {
+    Entry top = heap->items[0];
+    Entry last = heap->items[--heap->count];
+    int64_t at = 0, n = heap->count;
+    for (;;) {
+        int64_t child = 2 * at + 1;
+        if (child >= n) break;
+        if (child + 1 < n && entry_less(&heap->items[child + 1], &heap->items[child])) child++;
+        if (!entry_less(&heap->items[child], &last)) break;
+        heap->items[at] = heap->items[child];
+        at = child;
+    }
+    if (n) heap->items[at] = last;
+    return top;
+}
+
+/* ---- the matching guide ------------------------------------------------------------------ */
+
+/* An assignment of n rows to n columns with its potentials, e-maxx's layout (1-based, index 0
+ * the algorithm's own): analysis.Assignment. */
+typedef struct {
+    int n;
+    int64_t *u, *v;
+    int *match;
+    int16_t *rows;      /* the square of each row (0-based) */
+} Assignment;
+
+typedef struct {
+    int n;                  /* targets, and boxes */
+    const int32_t *costs;   /* square * n + target: fewest moves of a lone box, INF if none */
+    KeySet known;           /* boxes -> (index into totals) */
+    int64_t *totals;
+    int64_t totals_room;
+    KeySet kept;            /* boxes -> index into assignments */
+    Assignment *assignments;
+    int64_t assignments_room;
+    /* scratch */
+    int64_t *minv;
+    int *way;
+    int *unused, *used;
+} Guide;
+
+static int64_t cost_of(const Guide *guide, int square, int target) {
+    return guide->costs[(int64_t)square * guide->n + target];
+}
+
+/* analysis.Assignment.augment: one step of the Hungarian algorithm for ``row`` (1-based). */
+static void augment(Guide *guide, Assignment *a, int row) {
+    int n = guide->n, size = n + 1;
+    int64_t *u = a->u, *v = a->v, *minv = guide->minv;
+    int *match = a->match, *way = guide->way, *unused = guide->unused, *used = guide->used;
+    int unused_count = n, used_count = 1;
+    for (int c = 0; c < size; c++) {
+        way[c] = 0;
+        minv[c] = INT64_MAX;
+    }
+    for (int c = 1; c < size; c++) unused[c - 1] = c;
+    used[0] = 0;
+    match[0] = row;
+    int column0 = 0;
+    while (match[column0]) {
+        int row0 = match[column0], column1 = 0;
+        int64_t delta = INT64_MAX, offset = u[row0];
+        int square = a->rows[row0 - 1];
+        for (int k = 0; k < unused_count; k++) {
+            int column = unused[k];
+            int64_t current = cost_of(guide, square, column - 1) - offset - v[column];
+            if (current < minv[column]) {
+                minv[column] = current;
+                way[column] = column0;
+            }
+            if (minv[column] < delta) {
+                delta = minv[column];
+                column1 = column;
+            }
+        }
+        for (int k = 0; k < used_count; k++) {
+            int column = used[k];
+            u[match[column]] += delta;
+            v[column] -= delta;
+        }
+        int removed = 0;
+        for (int k = 0; k < unused_count; k++) {
+            int column = unused[k];
+            minv[column] -= delta;
+            if (column == column1) removed = 1;
+            else if (removed) unused[k - 1] = column;
+        }
+        unused_count--;
+        used[used_count++] = column1;
+        column0 = column1;
+    }
+    while (column0) {
+        int column1 = way[column0];
+        match[column0] = match[column1];
+        column0 = column1;
+    }
+}
+
+static int64_t assignment_total(const Guide *guide, const Assignment *a) {
+    int64_t total = 0;
+    for (int c = 1; c <= guide->n; c++) total += cost_of(guide, a->rows[a->match[c] - 1], c - 1);
+    return total >= INF ? INF : total;
+}
+
+static int assignment_alloc(Assignment *a, int n) {
+    a->n = n;
+    a->u = calloc(n + 1, sizeof(int64_t));
+    a->v = calloc(n + 1, sizeof(int64_t));
+    a->match = calloc(n + 1, sizeof(int));
+    a->rows = calloc(n, sizeof(int16_t));
+    return a->u && a->v && a->match && a->rows ? 0 : -1;
+}
+
+static void assignment_free(Assignment *a) {
+    free(a->u);
+    free(a->v);
+    free(a->match);
+    free(a->rows);
+}
+
+static int guide_init(Guide *guide, int n, const int32_t *costs, int width) {
+    memset(guide, 0, sizeof(*guide));
+    guide->n = n;
+    guide->costs = costs;
+    guide->minv = malloc(sizeof(int64_t) * (n + 1));
+    guide->way = malloc(sizeof(int) * (n + 1));
+    guide->unused = malloc(sizeof(int) * (n + 1));
+    guide->used = malloc(sizeof(int) * (n + 2));
+    if (!guide->minv || !guide->way || !guide->unused || !guide->used) return -1;
+    if (keyset_init(&guide->known, width) < 0 || keyset_init(&guide->kept, width) < 0) return -1;
+    return 0;
+}
+
+static void guide_forget(Guide *guide) {
+    for (int64_t k = 0; k < guide->kept.count; k++) assignment_free(&guide->assignments[k]);
+    guide->kept.count = 0;
+    memset(guide->kept.slots, 0, sizeof(int64_t) * (guide->kept.mask + 1));
+}
+
+static void guide_free(Guide *guide) {
+    if (guide->assignments) guide_forget(guide);
+    free(guide->assignments);
+    free(guide->totals);
+    keyset_free(&guide->known);
+    keyset_free(&guide->kept);
+    free(guide->minv);
+    free(guide->way);
+    free(guide->unused);
+    free(guide->used);
+}
+
+/* MatchingGuide.cost: the cheapest matching of the boxes ``boxes`` (their squares ``squares``, in
+ * sorted order) to the targets; ``before``: the boxes before the box on ``source`` moved to
+ * ``moved`` (NULL: none). -1 when memory runs out. */
+static int64_t guide_cost(Guide *guide, const word *boxes, const int16_t *squares, const word *before, int source,
+                          int moved) {
+    int added;
+    int64_t k = keyset_find(&guide->known, boxes);
+    if (k >= 0) return guide->totals[k];
+    int n = guide->n;
+    int64_t parent = before ? keyset_find(&guide->kept, before) : -1;
+    Assignment a;
+    if (assignment_alloc(&a, n) < 0) return -1;
+    if (parent >= 0) {
+        Assignment *p = &guide->assignments[parent];
+        memcpy(a.u, p->u, sizeof(int64_t) * (n + 1));
+        memcpy(a.v, p->v, sizeof(int64_t) * (n + 1));
+        memcpy(a.match, p->match, sizeof(int) * (n + 1));
+        memcpy(a.rows, p->rows, sizeof(int16_t) * n);
+        int row = 0;
+        while (a.rows[row] != source) row++;
+        a.rows[row] = (int16_t)moved;
+        row++;
+        for (int c = 1; c <= n; c++)
+            if (a.match[c] == row) {
+                a.match[c] = 0;
+                break;
+            }
+        int64_t least = INT64_MAX;
+        for (int c = 1; c <= n; c++) {
+            int64_t reduced = cost_of(guide, moved, c - 1) - a.v[c];
+            if (reduced < least) least = reduced;
+        }
+        a.u[row] = least;
+        augment(guide, &a, row);
+    } else {
+        memcpy(a.rows, squares, sizeof(int16_t) * n);
+        for (int row = 1; row <= n; row++) augment(guide, &a, row);
+    }
+    int64_t total = assignment_total(guide, &a);
+    if (guide->kept.count >= KEPT_ASSIGNMENTS) guide_forget(guide);
+    int64_t slot = keyset_put(&guide->kept, boxes, &added);
+    if (slot < 0) {
+        assignment_free(&a);
+        return -1;
+    }
+    if (slot >= guide->assignments_room) {
+        int64_t room = guide->assignments_room ? guide->assignments_room * 2 : 1024;
+        Assignment *grown = realloc(guide->assignments, sizeof(Assignment) * room);
+        if (!grown) return -1;
+        guide->assignments = grown;
+        guide->assignments_room = room;
+    }
+    if (!added) assignment_free(&guide->assignments[slot]);
+    guide->assignments[slot] = a;
+    k = keyset_put(&guide->known, boxes, &added);
+    if (k < 0) return -1;
+    if (k >= guide->totals_room) {
+        int64_t room = guide->totals_room ? guide->totals_room * 2 : 1024;
+        int64_t *grown = realloc(guide->totals, sizeof(int64_t) * room);
+        if (!grown) return -1;
+        guide->totals = grown;
+        guide->totals_room = room;
+    }
+    guide->totals[k] = total;
+    return total;
+}
+
+/* ---- the search ---------------------------------------------------------------------------- */
+
+typedef struct {
+    int stride, squares, width;     /* bits, and words a mask */
+    word open[MAX_WORDS];
+    const int32_t *distance;        /* per square: pushes of a lone box to the nearest target, -1 none */
+    int16_t moves[1024][4][5];      /* per square: (to, stand, needs, blocked, blocked 2 or -1); to -1: none */
+    uint8_t move_count[1024];
+    int16_t *stack;
+    PyObject **cells;               /* per square: its (x, y) tuple, made when first asked */
+} Board;
+
+static PyObject *cell_of(Board *board, int square) {
+    if (!board->cells[square]) board->cells[square] = Py_BuildValue("(ii)", square % board->stride, square / board->stride);
+    return board->cells[square];
+}
+
+static inline int is_open(const Board *board, int square) {
+    return square >= 0 && square < board->squares && test_bit(board->open, square);
+}
+
+/* The squares of ``open & ~boxes`` joined to ``start``. */
+static void flood(Board *board, const word *boxes, int start, word *region) {
+    int stride = board->stride, top = 0;
+    memset(region, 0, sizeof(word) * board->width);
+    if (!is_open(board, start) || test_bit(boxes, start)) return;
+    set_bit(region, start);
+    board->stack[top++] = (int16_t)start;
+    while (top) {
+        int square = board->stack[--top];
+        int near[4] = {square - 1, square + 1, square - stride, square + stride};
+        for (int k = 0; k < 4; k++) {
+            int next = near[k];
+            if (next >= 0 && next < board->squares && test_bit(board->open, next) && !test_bit(boxes, next) &&
+                !test_bit(region, next)) {
+                set_bit(region, next);
+                board->stack[top++] = (int16_t)next;
+            }
+        }
+    }
+}
+
+/* push_search.MoveTable: each square's pushes (pulls), in the order of DIRECTIONS (l, u, r, d). */
+static void build_moves(Board *board, int pulls) {
+    int stride = board->stride;
+    int offsets[4] = {-1, -stride, 1, stride};
+    for (int square = 0; square < board->squares; square++) {
+        board->move_count[square] = 0;
+        if (!test_bit(board->open, square)) continue;
+        for (int k = 0; k < 4; k++) {
+            int ahead = square + offsets[k];
+            int behind = pulls ? ahead + offsets[k] : square - offsets[k];
+            if (!is_open(board, ahead) || !is_open(board, behind)) continue;
+            int16_t *move = board->moves[square][board->move_count[square]++];
+            move[0] = (int16_t)ahead;
+            if (pulls) {
+                move[1] = (int16_t)behind;
+                move[2] = (int16_t)ahead;
+                move[3] = (int16_t)ahead;
+                move[4] = (int16_t)behind;
+            } else {
+                move[1] = (int16_t)square;
+                move[2] = (int16_t)behind;
+                move[3] = (int16_t)ahead;
+                move[4] = -1;
+            }
+        }
+    }
+}
+
+static int popcount_and(const word *a, const word *b, int width) {
+    int count = 0;
+    for (int i = 0; i < width; i++) count += __builtin_popcountll(a[i] & b[i]);
+    return count;
+}
+
+static int any_and(const word *a, const word *b, int width) {
+    for (int i = 0; i < width; i++)
+        if (a[i] & b[i]) return 1;
+    return 0;
+}
+
+static int covers(const word *a, const word *b, int width) { /* b a subset of a */
+    for (int i = 0; i < width; i++)
+        if ((a[i] & b[i]) != b[i]) return 0;
+    return 1;
+}
+
+/* corrals.fenced_in */
+static int fenced_in(const Board *board, const word *region, const word *fence, const word *corral) {
+    int stride = board->stride;
+    int pairs[4][2] = {{1, -1}, {-1, 1}, {stride, -stride}, {-stride, stride}};
+    for (int square = 0; square < board->squares; square++) {
+        if (!test_bit(fence, square)) continue;
+        for (int k = 0; k < 4; k++) {
+            int ahead = square + pairs[k][0], behind = square + pairs[k][1];
+            int ahead_open = is_open(board, ahead), behind_open = is_open(board, behind);
+            int blocked = !ahead_open || test_bit(fence, ahead) || !behind_open || test_bit(fence, behind) ||
+                          test_bit(corral, behind);
+            if (ahead_open && test_bit(corral, ahead)) {
+                if (!blocked && !test_bit(region, behind)) return 0;
+            } else if (!blocked) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* corrals.pi_corral: the fence and corral worth entering with the fewest fence boxes; 0 if none. */
+static int pi_corral(Board *board, const word *region, const word *boxes, const word *targets, int fill_all,
+                     word *best_fence, word *best_corral) {
+    int width = board->width, stride = board->stride, best_count = -1;
+    word hidden[MAX_WORDS], corral[MAX_WORDS], fence[MAX_WORDS], walls[MAX_WORDS];
+    int any = 0;
+    for (int i = 0; i < width; i++) {
+        hidden[i] = board->open[i] & ~region[i] & ~boxes[i];
+        any |= hidden[i] != 0;
+    }
+    if (!any) return 0;
+    for (int i = 0; i < width; i++) walls[i] = ~hidden[i];
+    for (int start = 0; start < board->squares; start++) {
+        if (!test_bit(hidden, start)) continue;
+        flood(board, walls, start, corral);
+        int fence_count = 0, off_targets = 0, holds_target = 0;
+        memset(fence, 0, sizeof(word) * width);
+        for (int square = 0; square < board->squares; square++) {
+            if (!test_bit(corral, square)) continue;
+            hidden[square >> 6] &= ~((word)1 << (square & 63));
+            if (test_bit(targets, square)) holds_target = 1;
+            int near[4] = {square - 1, square + 1, square - stride, square + stride};
+            for (int k = 0; k < 4; k++) {
+                int box = near[k];
+                if (box >= 0 && box < board->squares && test_bit(boxes, box) && !test_bit(fence, box)) {
+                    set_bit(fence, box);
+                    fence_count++;
+                    if (!test_bit(targets, box)) off_targets = 1;
+                }
+            }
+        }
+        for (int i = 0; i < width; i++) walls[i] = ~hidden[i];
+        if (!off_targets && !(fill_all && holds_target)) continue;
+        if (best_count >= 0 && fence_count >= best_count) continue;
+        if (fenced_in(board, region, fence, corral)) {
+            best_count = fence_count;
+            memcpy(best_fence, fence, sizeof(word) * width);
+            memcpy(best_corral, corral, sizeof(word) * width);
+        }
+    }
+    return best_count >= 0;
+}
+
+static PyObject *int_of(const word *bits, int width) {
+    PyObject *value = PyLong_FromLong(0);
+    for (int i = width - 1; i >= 0 && value; i--) {
+        PyObject *shift = PyLong_FromLong(64), *shifted = PyNumber_Lshift(value, shift);
+        Py_DECREF(shift);
+        Py_DECREF(value);
+        if (!shifted) return NULL;
+        PyObject *low = PyLong_FromUnsignedLongLong(bits[i]);
+        value = low ? PyNumber_Or(shifted, low) : NULL;
+        Py_XDECREF(low);
+        Py_DECREF(shifted);
+    }
+    return value;
+}
+
+static PyObject *key_of(const word *boxes, const word *region, int width) {
+    PyObject *a = int_of(boxes, width), *b = a ? int_of(region, width) : NULL;
+    PyObject *pair = b ? PyTuple_Pack(2, a, b) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return pair;
+}
+
+static int read_mask(PyObject *bytes, word *bits, int width) {
+    char *data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(bytes, &data, &size) < 0) return -1;
+    memset(bits, 0, sizeof(word) * width);
+    if (size > (Py_ssize_t)(sizeof(word) * width)) {
+        PyErr_SetString(PyExc_ValueError, "mask wider than the board");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) bits[i / 8] |= (word)(unsigned char)data[i] << (8 * (i % 8));
+    return 0;
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The squares of ``bits``, sorted as cells (column, then row): ``sorted(boxes)``. */
+static int sorted_cells(const Board *board, const word *bits, int16_t *out) {
+    int count = 0;
+    for (int i = 0; i < board->width; i++) {
+        word w = bits[i];
+        while (w) {
+            out[count++] = (int16_t)(i * 64 + __builtin_ctzll(w));
+            w &= w - 1;
+        }
+    }
+    /* insertion sort by (x, y): a few dozen boxes */
+    for (int i = 1; i < count; i++) {
+        int16_t square = out[i];
+        int x = square % board->stride, y = square / board->stride, j = i - 1;
+        while (j >= 0 && (out[j] % board->stride > x || (out[j] % board->stride == x && out[j] / board->stride > y))) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = square;
+    }
+    return count;
+}
+
+typedef struct {
+    Board *board;
+    KeySet nodes;       /* (boxes, player square) */
+    int64_t *parent;    /* per node: the node it was first found from, -1 at the start */
+    int16_t (*move)[2]; /* per node: the move from the parent */
+    uint8_t *taken;
+    int64_t node_room;
+    KeySet seen;        /* (boxes, region) */
+    Heap heap;
+    Guide guide;
+    int has_guide;
+} Search;
+
+static int64_t node_of(Search *search, const word *boxes, int stand, int *added) {
+    word key[MAX_WORDS + 1];
+    int width = search->board->width;
+    memcpy(key, boxes, sizeof(word) * width);
+    key[width] = (word)stand;
+    int64_t k = keyset_put(&search->nodes, key, added);
+    if (k < 0) return -1;
+    if (k >= search->node_room) {
+        int64_t room = search->node_room * 2;
+        int64_t *parent = realloc(search->parent, sizeof(int64_t) * room);
+        if (parent) search->parent = parent;
+        int16_t(*move)[2] = realloc(search->move, sizeof(int16_t[2]) * room);
+        if (move) search->move = move;
+        uint8_t *taken = realloc(search->taken, room);
+        if (taken) search->taken = taken;
+        if (!parent || !move || !taken) return -1;
+        search->node_room = room;
+    }
+    if (*added) search->taken[k] = 0;
+    return k;
+}
+
+static const word *node_boxes(const Search *search, int64_t node) {
+    return search->nodes.keys + node * search->nodes.width;
+}
+
+static PyObject *moves_to(Search *search, int64_t node) {
+    PyObject *moves = PyList_New(0);
+    if (!moves) return NULL;
+    Board *board = search->board;
+    while (node >= 0 && search->parent[node] >= 0) {
+        PyObject *move = PyTuple_Pack(2, cell_of(board, search->move[node][0]), cell_of(board, search->move[node][1]));
+        if (!move || PyList_Append(moves, move) < 0) {
+            Py_XDECREF(move);
+            Py_DECREF(moves);
+            return NULL;
+        }
+        Py_DECREF(move);
+        node = search->parent[node];
+    }
+    if (PyList_Reverse(moves) < 0) {
+        Py_DECREF(moves);
+        return NULL;
+    }
+    return moves;
+}
+
+static PyObject *boxes_set(Board *board, const word *boxes) {
+    PyObject *cells = PyFrozenSet_New(NULL);
+    if (!cells) return NULL;
+    for (int i = 0; i < board->width; i++) {
+        word w = boxes[i];
+        while (w) {
+            int square = i * 64 + __builtin_ctzll(w);
+            w &= w - 1;
+            if (PySet_Add(cells, cell_of(board, square)) < 0) {
+                Py_DECREF(cells);
+                return NULL;
+            }
+        }
+    }
+    return cells;
+}
+
+/* search(stride, squares, open, boxes, player, distance, targets, escape, home, enough, pulls, states,
+ *        deadline, newest_first, corrals, prune, live, costs, keep_seen)
+ * -> (stop, moves, taken, seen): see kernel.py. */
+static PyObject *kernel_search(PyObject *self, PyObject *args) {
+    int stride, squares, player, enough, pulls, newest_first, corrals, keep_seen;
+    long long states_limit;
+    double deadline;
+    PyObject *open_bytes, *boxes_bytes, *distance_bytes, *targets_bytes, *escape_bytes, *home_bytes, *prune, *live,
+        *costs_bytes;
+    if (!PyArg_ParseTuple(args, "iiSSiSSSSiiLdiiOOOi", &stride, &squares, &open_bytes, &boxes_bytes, &player,
+                          &distance_bytes, &targets_bytes, &escape_bytes, &home_bytes, &enough, &pulls, &states_limit,
+                          &deadline, &newest_first, &corrals, &prune, &live, &costs_bytes, &keep_seen))
+        return NULL;
+    if (squares > 64 * MAX_WORDS || squares < 1 || stride < 2) {
+        PyErr_SetString(PyExc_ValueError, "board too large for the kernel");
+        return NULL;
+    }
+    int width = (squares + 63) / 64;
+    PyObject *result = NULL, *seen_out = NULL;
+    Board *board = calloc(1, sizeof(Board));
+    Search search;
+    memset(&search, 0, sizeof(search));
+    word start[MAX_WORDS], targets[MAX_WORDS], escape[MAX_WORDS], home[MAX_WORDS];
+    if (!board) return PyErr_NoMemory();
+    board->stride = stride;
+    board->squares = squares;
+    board->width = width;
+    board->stack = malloc(sizeof(int16_t) * (squares + 1));
+    board->cells = calloc(squares, sizeof(PyObject *));
+    search.board = board;
+    if (!board->stack || !board->cells) goto memory;
+    if (read_mask(open_bytes, board->open, width) < 0 || read_mask(boxes_bytes, start, width) < 0 ||
+        read_mask(targets_bytes, targets, width) < 0 || read_mask(escape_bytes, escape, width) < 0 ||
+        read_mask(home_bytes, home, width) < 0)
+        goto done;
+    if (PyBytes_GET_SIZE(distance_bytes) != (Py_ssize_t)(sizeof(int32_t) * squares)) {
+        PyErr_SetString(PyExc_ValueError, "distance: one int32 a square");
+        goto done;
+    }
+    board->distance = (const int32_t *)PyBytes_AS_STRING(distance_bytes);
+    build_moves(board, pulls);
+    int box_count = 0;
+    for (int i = 0; i < width; i++) box_count += __builtin_popcountll(start[i]);
+    search.has_guide = costs_bytes != Py_None;
+    if (search.has_guide) {
+        if (!PyBytes_Check(costs_bytes) ||
+            PyBytes_GET_SIZE(costs_bytes) != (Py_ssize_t)(sizeof(int32_t) * squares * box_count)) {
+            PyErr_SetString(PyExc_ValueError, "costs: one int32 a square and target, as many targets as boxes");
+            goto done;
+        }
+        if (guide_init(&search.guide, box_count, (const int32_t *)PyBytes_AS_STRING(costs_bytes), width) < 0) goto memory;
+    }
+    int has_prune = prune != Py_None, has_live = live != Py_None && PySet_GET_SIZE(live) > 0;
+    int fill_all = popcount_and(targets, targets, width) == box_count;
+    int has_escape = 0, has_home = 0;
+    for (int i = 0; i < width; i++) {
+        has_escape |= escape[i] != 0;
+        has_home |= home[i] != 0;
+    }
+    if (keyset_init(&search.nodes, width + 1) < 0 || keyset_init(&search.seen, 2 * width) < 0) goto memory;
+    search.node_room = 1024;
+    search.parent = malloc(sizeof(int64_t) * search.node_room);
+    search.move = malloc(sizeof(int16_t[2]) * search.node_room);
+    search.taken = malloc(search.node_room);
+    if (!search.parent || !search.move || !search.taken) goto memory;
+    if (keep_seen && !(seen_out = PySet_New(NULL))) goto done;
+
+    int added;
+    int64_t first = node_of(&search, start, player, &added);
+    if (first < 0) goto memory;
+    search.parent[first] = -1;
+    int16_t squares_of[1024];
+    int count = sorted_cells(board, start, squares_of);
+    int64_t summed = 0;
+    for (int i = 0; i < count; i++) summed += board->distance[squares_of[i]];
+    int64_t found = 0, taken_count = 0;
+    Entry entry = {summed, found, first, -1, (int32_t)summed, -1, -1, 1};
+    if (heap_push(&search.heap, entry) < 0) goto memory;
+    word boxes[MAX_WORDS], region[MAX_WORDS], key[2 * MAX_WORDS], fence[MAX_WORDS], corral[MAX_WORDS], before[MAX_WORDS];
+    int stop = EXHAUSTED;
+    int64_t stop_node = -1;
+    while (search.heap.count) {
+        entry = heap_pop(&search.heap);
+        if (search.taken[entry.node]) continue;
+        memcpy(boxes, node_boxes(&search, entry.node), sizeof(word) * width);
+        int stand = (int)node_boxes(&search, entry.node)[width];
+        if (!entry.settled && search.has_guide) {
+            const word *parent_boxes = NULL;
+            if (entry.source >= 0) {
+                memcpy(before, boxes, sizeof(word) * width);
+                before[entry.moved >> 6] ^= (word)1 << (entry.moved & 63);
+                before[entry.source >> 6] ^= (word)1 << (entry.source & 63);
+                parent_boxes = before;
+            }
+            count = sorted_cells(board, boxes, squares_of);
+            int64_t matched = guide_cost(&search.guide, boxes, squares_of, parent_boxes, entry.source, entry.moved);
+            if (matched < 0) goto memory;
+            if (matched >= INF) continue;
+            if (matched > entry.priority) {
+                found++;
+                entry.priority = matched;
+                entry.settled = 1;
+                entry.order = found;
+                if (heap_push(&search.heap, entry) < 0) goto memory;
+                continue;
+            }
+        }
+        search.taken[entry.node] = 1;
+        flood(board, boxes, stand, region);
+        memcpy(key, boxes, sizeof(word) * width);
+        memcpy(key + width, region, sizeof(word) * width);
+        if (keyset_find(&search.seen, key) >= 0) continue;
+        if (taken_count >= states_limit) {
+            stop = STATE_LIMIT;
+            break;
+        }
+        if (deadline < 1e300 && now() > deadline) {
+            stop = DEADLINE;
+            break;
+        }
+        if (keyset_put(&search.seen, key, &added) < 0) goto memory;
+        taken_count++;
+        if (seen_out) {
+            PyObject *pair = key_of(boxes, region, width);
+            if (!pair || PySet_Add(seen_out, pair) < 0) {
+                Py_XDECREF(pair);
+                goto done;
+            }
+            Py_DECREF(pair);
+        }
+        if ((taken_count & 1023) == 0 && PyErr_CheckSignals() < 0) goto done;
+        if (entry.moved >= 0 && has_prune) {
+            PyObject *cells = boxes_set(board, boxes);
+            if (!cells) goto done;
+            PyObject *dead = PyObject_CallFunctionObjArgs(prune, cells, cell_of(board, stand), cell_of(board, entry.moved), NULL);
+            Py_DECREF(cells);
+            if (!dead) goto done;
+            int is_dead = PyObject_IsTrue(dead);
+            Py_DECREF(dead);
+            if (is_dead < 0) goto done;
+            if (is_dead) continue;
+        }
+        if ((popcount_and(boxes, targets, width) >= enough && (!has_home || covers(region, home, width))) ||
+            (has_escape && any_and(region, escape, width))) {
+            stop = FOUND;
+            stop_node = entry.node;
+            break;
+        }
+        if (has_live) {
+            PyObject *pair = key_of(boxes, region, width);
+            if (!pair) goto done;
+            int inside = PySet_Contains(live, pair);
+            Py_DECREF(pair);
+            if (inside < 0) goto done;
+            if (inside) {
+                stop = LIVE;
+                break;
+            }
+        }
+        int fenced = corrals && pi_corral(board, region, boxes, targets, fill_all, fence, corral);
+        if (fenced) {
+            count = 0;
+            for (int square = 0; square < squares; square++)
+                if (test_bit(fence, square)) squares_of[count++] = (int16_t)square;
+        } else {
+            count = sorted_cells(board, boxes, squares_of);
+        }
+        for (int b = 0; b < count; b++) {
+            int box = squares_of[b];
+            int64_t box_distance = entry.summed - board->distance[box];
+            for (int m = 0; m < board->move_count[box]; m++) {
+                const int16_t *move = board->moves[box][m];
+                int to = move[0], stand_after = move[1], needs = move[2];
+                if (!test_bit(region, needs) || test_bit(boxes, move[3]) || (move[4] >= 0 && test_bit(boxes, move[4])))
+                    continue;
+                if (fenced && !test_bit(corral, to)) continue;
+                if (board->distance[to] < 0) continue;
+                word moved[MAX_WORDS];
+                memcpy(moved, boxes, sizeof(word) * width);
+                moved[box >> 6] ^= (word)1 << (box & 63);
+                moved[to >> 6] |= (word)1 << (to & 63);
+                int64_t node = node_of(&search, moved, stand_after, &added);
+                if (node < 0) goto memory;
+                if (!added && search.taken[node]) continue;
+                found++;
+                if (added) {
+                    search.parent[node] = entry.node;
+                    search.move[node][0] = (int16_t)box;
+                    search.move[node][1] = (int16_t)to;
+                }
+                int64_t after = box_distance + board->distance[to];
+                Entry next = {after, newest_first ? -found : found, node, entry.node, (int32_t)after, (int16_t)box,
+                              (int16_t)to, (uint8_t)!search.has_guide};
+                if (heap_push(&search.heap, next) < 0) goto memory;
+            }
+        }
+    }
+    {
+        PyObject *moves = stop == FOUND ? moves_to(&search, stop_node) : (Py_INCREF(Py_None), Py_None);
+        if (!moves) goto done;
+        result = Py_BuildValue("(iNLO)", stop, moves, (long long)taken_count, seen_out ? seen_out : Py_None);
+    }
+    goto done;
+memory:
+    PyErr_NoMemory();
+done:
+    Py_XDECREF(seen_out);
+    if (board->cells)
+        for (int i = 0; i < squares; i++) Py_XDECREF(board->cells[i]);
+    free(board->cells);
+    free(board->stack);
+    free(board);
+    keyset_free(&search.nodes);
+    keyset_free(&search.seen);
+    free(search.parent);
+    free(search.move);
+    free(search.taken);
+    free(search.heap.items);
+    if (search.has_guide) guide_free(&search.guide);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", kernel_search, METH_VARARGS, "The push search of push_search.push_search (see kernel.py)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search_kernel", "The compiled push search.", -1, methods};
+
+PyMODINIT_FUNC PyInit__search_kernel(void) { return PyModule_Create(&module); }
