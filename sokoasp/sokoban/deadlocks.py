@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from sokoasp.board.level import DIRECTIONS, Cell, Level, add
+from sokoasp.sokoban import kernel
 from sokoasp.sokoban.analysis import goal_layers, lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask, least_cell
 from sokoasp.sokoban.breadth_first import player_region
@@ -129,7 +130,7 @@ class LiveStates:
     stay exactly those of searches without it. Holds at most ``LIVE_KEPT`` states."""
 
     def __init__(self, floor: frozenset[Cell], pulls: bool) -> None:
-        self.board, self.open_squares, self.pulls = board_of(floor), floor_mask(floor), pulls
+        self.board, self.open_squares, self.pulls, self.floor = board_of(floor), floor_mask(floor), pulls, floor
         self.states: set[tuple[int, int]] = set()
 
     def key(self, boxes: frozenset[Cell] | set[Cell], player: Cell) -> tuple[int, int]:
@@ -142,6 +143,10 @@ class LiveStates:
         if len(self.states) + len(moves) >= LIVE_KEPT:
             return
         self.states.add(start)
+        compiled = kernel.path_keys(self.floor, boxes, moves, self.pulls)
+        if compiled is not None:
+            self.states.update(compiled)
+            return
         now = set(boxes)
         for before, after in moves:
             now.remove(before)

@@ -34,7 +34,6 @@ def load() -> ModuleType | None:
 COMPILED = load()
 MOST_SQUARES = 1024  # the kernel's widest board (rows times stride), MAX_WORDS 64-bit words
 UNREACHED = -1  # a square missing from a distance table
-KEPT_TABLES = 512  # distance tables kept in their compiled form (each a few KB)
 
 # (stop, moves or None, states taken up, their (boxes, region) keys or None): stop 0 found, 1 exhausted,
 # 2 state limit, 3 deadline, 4 live
@@ -49,23 +48,30 @@ def floor_bytes(free: frozenset[Cell]) -> tuple[int, int, bytes]:
     return board_of(free).stride, squares, mask.to_bytes((squares + 7) // 8, "little")
 
 
-_tables: dict[tuple[int, int, int], tuple[object, bytes]] = {}
-
-
 def distance_bytes(distance: dict[Cell, int], free: frozenset[Cell], stride: int, squares: int) -> bytes:
-    """``distance`` as one int32 a square of ``free`` (``UNREACHED`` elsewhere), kept while the
-    table lives (the tables are ``lru_cache``d dicts, shared and never changed)."""
-    key = (id(distance), stride, squares)
-    kept = _tables.get(key)
-    if kept is not None and kept[0] is distance:
-        return kept[1]
+    """``distance`` as one int32 a square of ``free`` (``UNREACHED`` elsewhere)."""
     values = array("i", [UNREACHED]) * squares
     for (x, y), steps in distance.items():
         if x < stride - 1 and (x, y) in free:
             values[y * stride + x] = steps
-    if len(_tables) >= KEPT_TABLES:
-        _tables.clear()
-    _tables[key] = distance, values.tobytes()
+    return values.tobytes()
+
+
+def cells_bytes(free: frozenset[Cell], cells: frozenset[Cell]) -> bytes:
+    """``cells`` as the kernel's mask on the board of ``free``."""
+    stride, squares, _ = floor_bytes(free)
+    return (board_of(free).mask(cells) & floor_mask(free)).to_bytes((squares + 7) // 8, "little")
+
+
+def axes_bytes(free: frozenset[Cell], axes: dict[Cell, tuple[tuple[Cell, Cell], ...]]) -> bytes:
+    """Each square's axes a box could move along (``deadlocks.box_axes``) as four int16 a
+    square: (ahead, behind) twice, ``UNREACHED`` where there are fewer axes."""
+    stride, squares, _ = floor_bytes(free)
+    values = array("h", [UNREACHED]) * (4 * squares)
+    for (x, y), pairs in axes.items():
+        for index, (ahead, behind) in enumerate(pairs):
+            values[4 * (y * stride + x) + 2 * index] = ahead[1] * stride + ahead[0]
+            values[4 * (y * stride + x) + 2 * index + 1] = behind[1] * stride + behind[0]
     return values.tobytes()
 
 
@@ -84,7 +90,9 @@ def search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance
            prune: Callable[[frozenset[Cell], Cell, Cell], bool] | None, newest_first: bool, corrals: bool,
            live: set[tuple[int, int]] | None, costs: Callable[[int, int], bytes] | None, keep_seen: bool) -> Raw | None:
     """``push_search.push_search`` in the kernel (its arguments unpacked; ``costs(stride,
-    squares)``: the guide's costs as bytes), or None where the kernel does not apply."""
+    squares)``: the guide's costs as bytes), or None where the kernel does not apply. A prune
+    with a ``compiled(free)`` method (``traps.Deadlocked``) runs in the kernel; any other is
+    called back."""
     if COMPILED is None:
         return None
     stride, squares, open_bytes = floor_bytes(free)
@@ -96,11 +104,29 @@ def search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance
     def mask(cells: frozenset[Cell]) -> bytes:
         return (board.mask(cells) & floor_mask(free)).to_bytes(width, "little")
 
+    compiled_prune = getattr(prune, "compiled", None)
+    test = prune if compiled_prune is None else compiled_prune(free) or prune
+
     guide = None if costs is None else costs(stride, squares)
     if guide is not None and len(guide) != 4 * squares * len(start):
         return None  # the guide matches as many targets as boxes only
     raw: Any = COMPILED.search(
         stride, squares, open_bytes, mask(start), player[1] * stride + player[0], distance_bytes(distance, free, stride, squares),
         mask(targets), mask(escape), mask(frozenset() if home is None else frozenset({home})), enough, pulls,
-        min(states, 2**62), deadline if deadline < math.inf else 1e308, newest_first, corrals, prune, live, guide, keep_seen)
+        min(states, 2**62), deadline if deadline < math.inf else 1e308, newest_first, corrals, test, live, guide, keep_seen)
     return raw
+
+
+def path_keys(free: frozenset[Cell], boxes: frozenset[Cell], moves: tuple[tuple[Cell, Cell], ...],
+              pulls: bool) -> list[tuple[int, int]] | None:
+    """The (boxes, player region) keys, as bits of ``board_of(free)``, of the states along
+    ``moves`` from ``boxes``, the player where each move leaves it; None without the kernel."""
+    if COMPILED is None:
+        return None
+    stride, squares, open_bytes = floor_bytes(free)
+    if squares > MOST_SQUARES or not squares:
+        return None
+    start = (board_of(free).mask(boxes) & floor_mask(free)).to_bytes((squares + 7) // 8, "little")
+    indices = [(before[1] * stride + before[0], after[1] * stride + after[0]) for before, after in moves]
+    keys: list[tuple[int, int]] = COMPILED.path_keys(stride, squares, open_bytes, start, indices, pulls)
+    return keys

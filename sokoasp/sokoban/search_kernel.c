@@ -528,6 +528,326 @@ static int pi_corral(Board *board, const word *region, const word *boxes, const 
     return best_count >= 0;
 }
 
+
+static int sorted_cells(const Board *board, const word *bits, int16_t *out);
+static int read_mask(PyObject *bytes, word *bits, int width);
+
+/* ---- the deadlock prune: deadlocks.dead_group and, forwards, deadlocks.dead_freeze --------- */
+
+/* Traps.deadlocked of a state whose box ``moved`` just moved: some group of two boxes with it, or of
+ * three near each other (deadlocks.box_groups), not all on goals, that cannot all reach goals with
+ * the player on its side (the answers come from Python, deadlocks.group_is_dead, and are kept by
+ * group and side); or, forwards, a box that can never move again off a goal, or frozen boxes on
+ * goals that leave some goals fewer boxes than they need (dead_freeze: a matching of the goals
+ * left to the boxes that can reach them, frozen boxes as walls). Either answer is the Python's:
+ * each is true when some group (some goal) fails, whatever order they are looked at in. */
+typedef struct {
+    word goals[MAX_WORDS];
+    int16_t axes[1024][4];      /* per square: (ahead, behind) of its two axes; -1: no such axis */
+    int freeze;
+    PyObject *group_dead, *never_dead;
+    KeySet answers;             /* packed (group, side) -> index into verdicts */
+    uint8_t *verdicts;
+    int64_t verdicts_room;
+    KeySet frozen_sets;         /* frozen boxes -> index into sources (goals * width words each) */
+    word *sources;
+    int64_t sources_room;
+    int goal_count;
+    int16_t goal_squares[1024];
+} Prune;
+
+static int prune_init(Prune *prune, Board *board, PyObject *spec) {
+    PyObject *goals_bytes, *axes_bytes;
+    memset(prune, 0, sizeof(*prune));
+    if (!PyArg_ParseTuple(spec, "SSiOO", &goals_bytes, &axes_bytes, &prune->freeze, &prune->group_dead,
+                          &prune->never_dead))
+        return -1;
+    if (read_mask(goals_bytes, prune->goals, board->width) < 0) return -1;
+    if (PyBytes_GET_SIZE(axes_bytes) != (Py_ssize_t)(sizeof(int16_t) * 4 * board->squares)) {
+        PyErr_SetString(PyExc_ValueError, "axes: four int16 a square");
+        return -1;
+    }
+    memcpy(prune->axes, PyBytes_AS_STRING(axes_bytes), sizeof(int16_t) * 4 * board->squares);
+    for (int square = 0; square < board->squares; square++)
+        if (test_bit(prune->goals, square)) prune->goal_squares[prune->goal_count++] = (int16_t)square;
+    if (keyset_init(&prune->answers, 1) < 0 || keyset_init(&prune->frozen_sets, board->width) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void prune_free(Prune *prune) {
+    keyset_free(&prune->answers);
+    keyset_free(&prune->frozen_sets);
+    free(prune->verdicts);
+    free(prune->sources);
+}
+
+static inline int cell_before(int stride, int a, int b) { /* cells order: column, then row */
+    int ax = a % stride, bx = b % stride;
+    return ax != bx ? ax < bx : a / stride < b / stride;
+}
+
+/* The least square (cells order) of the player's part of the floor, ``group`` taken out:
+ * deadlocks.group_sides' side of the player. */
+static int least_of_side(Board *board, const int16_t *group, int size, int player) {
+    word blocked[MAX_WORDS], region[MAX_WORDS];
+    memset(blocked, 0, sizeof(word) * board->width);
+    for (int k = 0; k < size; k++) set_bit(blocked, group[k]);
+    flood(board, blocked, player, region);
+    int least = -1;
+    for (int i = 0; i < board->width; i++) {
+        word w = region[i];
+        while (w) {
+            int square = i * 64 + __builtin_ctzll(w);
+            w &= w - 1;
+            if (least < 0 || cell_before(board->stride, square, least)) least = square;
+        }
+    }
+    return least;
+}
+
+/* A kept answer (0 or 1), -1 when not kept yet; -2 on failure. */
+static int remembered(Prune *prune, word key, int64_t *slot) {
+    int added;
+    int64_t k = keyset_put(&prune->answers, &key, &added);
+    if (k < 0) return -2;
+    if (k >= prune->verdicts_room) {
+        int64_t room = prune->verdicts_room ? prune->verdicts_room * 2 : 1024;
+        uint8_t *grown = realloc(prune->verdicts, room);
+        if (!grown) return -2;
+        prune->verdicts = grown;
+        prune->verdicts_room = room;
+    }
+    *slot = k;
+    if (added) prune->verdicts[k] = 2;
+    return prune->verdicts[k] == 2 ? -1 : prune->verdicts[k];
+}
+
+static int ask(PyObject *function, PyObject *first, PyObject *second) {
+    PyObject *answer = second ? PyObject_CallFunctionObjArgs(function, first, second, NULL)
+                              : PyObject_CallFunctionObjArgs(function, first, NULL);
+    Py_DECREF(first);
+    if (!answer) return -1;
+    int truth = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    return truth;
+}
+
+static PyObject *cells_tuple(Board *board, const int16_t *squares, int size) {
+    PyObject *cells = PyTuple_New(size);
+    if (!cells) return NULL;
+    for (int k = 0; k < size; k++) {
+        PyObject *cell = cell_of(board, squares[k]);
+        if (!cell) {
+            Py_DECREF(cells);
+            return NULL;
+        }
+        Py_INCREF(cell);
+        PyTuple_SET_ITEM(cells, k, cell);
+    }
+    return cells;
+}
+
+/* Whether the group (2 or 3 squares) is dead with the player on ``player``; -1 on failure. */
+static int group_is_dead(Prune *prune, Board *board, int16_t *group, int size, int player) {
+    for (int i = 1; i < size; i++) /* sort into cells order, as the Python's groups */
+        for (int j = i; j > 0 && cell_before(board->stride, group[j], group[j - 1]); j--) {
+            int16_t t = group[j];
+            group[j] = group[j - 1];
+            group[j - 1] = t;
+        }
+    int off_goal = 0;
+    for (int k = 0; k < size; k++) off_goal |= !test_bit(prune->goals, group[k]);
+    if (!off_goal) return 0;
+    word base = (word)group[0] | (word)group[1] << 11 | (word)(size == 3 ? group[2] : 2047) << 22;
+    int64_t slot;
+    int known;
+    if (size == 2 && prune->never_dead != Py_None) {
+        known = remembered(prune, base | (word)2047 << 33, &slot);
+        if (known == -2) return -1;
+        if (known < 0) {
+            PyObject *pair = cells_tuple(board, group, 2);
+            if (!pair || (known = ask(prune->never_dead, pair, NULL)) < 0) return -1;
+            prune->verdicts[slot] = (uint8_t)known;
+        }
+        if (known) return 0;
+    }
+    int side = least_of_side(board, group, size, player);
+    known = remembered(prune, base | (word)side << 33, &slot);
+    if (known == -2) return -1;
+    if (known < 0) {
+        PyObject *cells = cells_tuple(board, group, size);
+        if (!cells) return -1;
+        PyObject *where = cell_of(board, side);
+        Py_INCREF(where);
+        known = ask(prune->group_dead, cells, where);
+        Py_DECREF(where);
+        if (known < 0) return -1;
+        prune->verdicts[slot] = (uint8_t)known;
+    }
+    return known;
+}
+
+static inline int near(int stride, int a, int b) {
+    int dx = a % stride - b % stride, dy = a / stride - b / stride;
+    return dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2 && (dx || dy);
+}
+
+/* deadlocks.dead_group with ``moved``: a dead pair or near triple holding the moved box. */
+static int dead_group(Prune *prune, Board *board, const int16_t *boxes, int count, int moved, int player) {
+    int stride = board->stride;
+    int16_t group[3];
+    for (int k = 0; k < count; k++) {
+        if (boxes[k] == moved) continue;
+        group[0] = (int16_t)moved;
+        group[1] = boxes[k];
+        int dead = group_is_dead(prune, board, group, 2, player);
+        if (dead) return dead;
+    }
+    for (int a = 0; a < count; a++) {
+        if (boxes[a] == moved || !near(stride, moved, boxes[a])) continue;
+        for (int b = 0; b < count; b++) { /* a near the moved box; b near it too, or near a */
+            if (b == a || boxes[b] == moved) continue;
+            if (!near(stride, boxes[a], boxes[b]) && !near(stride, moved, boxes[b])) continue;
+            if (near(stride, moved, boxes[b]) && b < a) continue; /* both near the moved box: once */
+            group[0] = (int16_t)moved;
+            group[1] = boxes[a];
+            group[2] = boxes[b];
+            int dead = group_is_dead(prune, board, group, 3, player);
+            if (dead) return dead;
+        }
+    }
+    return 0;
+}
+
+/* deadlocks.goal_sources' squares for each goal left empty by ``frozen``: where a lone box is
+ * pushed to it from, the frozen boxes walls. Kept by frozen set; NULL on failure. */
+static const word *sources_of(Prune *prune, Board *board, const word *frozen) {
+    int added, width = board->width, stride = board->stride;
+    int64_t k = keyset_put(&prune->frozen_sets, frozen, &added);
+    if (k < 0) return NULL;
+    int64_t size = (int64_t)prune->goal_count * width;
+    if (k >= prune->sources_room) {
+        int64_t room = prune->sources_room ? prune->sources_room * 2 : 64;
+        word *grown = realloc(prune->sources, sizeof(word) * size * room);
+        if (!grown) return NULL;
+        prune->sources = grown;
+        prune->sources_room = room;
+    }
+    word *out = prune->sources + k * size;
+    if (!added) return out;
+    int offsets[4] = {-1, -stride, 1, stride};
+    for (int g = 0; g < prune->goal_count; g++) {
+        word *reached = out + (int64_t)g * width;
+        memset(reached, 0, sizeof(word) * width);
+        int goal = prune->goal_squares[g];
+        if (test_bit(frozen, goal)) continue;
+        int top = 0;
+        set_bit(reached, goal);
+        board->stack[top++] = (int16_t)goal;
+        while (top) {
+            int cell = board->stack[--top];
+            for (int d = 0; d < 4; d++) {
+                int before = cell - offsets[d], stand = before - offsets[d];
+                if (is_open(board, before) && !test_bit(frozen, before) && is_open(board, stand) &&
+                    !test_bit(frozen, stand) && !test_bit(reached, before)) {
+                    set_bit(reached, before);
+                    board->stack[top++] = (int16_t)before;
+                }
+            }
+        }
+    }
+    return out;
+}
+
+static int augmenting(const word *sources, int width, const int16_t *goals, int goal_count, int g, const word *boxes,
+                      int16_t *owner_of_box, uint8_t *visited, int squares) {
+    const word *reached = sources + (int64_t)g * width;
+    for (int i = 0; i < width; i++) {
+        word w = reached[i] & boxes[i];
+        while (w) {
+            int box = i * 64 + __builtin_ctzll(w);
+            w &= w - 1;
+            if (visited[box]) continue;
+            visited[box] = 1;
+            if (owner_of_box[box] < 0 ||
+                augmenting(sources, width, goals, goal_count, owner_of_box[box], boxes, owner_of_box, visited, squares)) {
+                owner_of_box[box] = (int16_t)g;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* deadlocks.dead_freeze, as a verdict: 1 dead, 0 not, -1 on failure. */
+static int dead_freeze(Prune *prune, Board *board, const word *boxes, const int16_t *squares_of, int count) {
+    int width = board->width;
+    word movable[MAX_WORDS], frozen[MAX_WORDS];
+    int16_t stuck[1024];
+    int stuck_count = 0;
+    memcpy(movable, boxes, sizeof(word) * width);
+    for (int k = 0; k < count; k++) {
+        int box = squares_of[k], free_axis = 0;
+        for (int a = 0; a < 2 && !free_axis; a++) {
+            int ahead = prune->axes[box][2 * a], behind = prune->axes[box][2 * a + 1];
+            free_axis = ahead >= 0 && !test_bit(boxes, ahead) && !test_bit(boxes, behind);
+        }
+        if (!free_axis) {
+            stuck[stuck_count++] = (int16_t)box;
+            movable[box >> 6] &= ~((word)1 << (box & 63));
+        }
+    }
+    if (!stuck_count) return 0;
+    for (int grown = 1; grown;) {
+        grown = 0;
+        for (int k = 0; k < stuck_count; k++) {
+            int box = stuck[k];
+            if (test_bit(movable, box)) continue;
+            for (int a = 0; a < 2; a++) {
+                int ahead = prune->axes[box][2 * a], behind = prune->axes[box][2 * a + 1];
+                if (ahead < 0) continue;
+                if ((!test_bit(boxes, ahead) || test_bit(movable, ahead)) &&
+                    (!test_bit(boxes, behind) || test_bit(movable, behind))) {
+                    set_bit(movable, box);
+                    grown = 1;
+                    break;
+                }
+            }
+        }
+    }
+    int any = 0;
+    for (int i = 0; i < width; i++) {
+        frozen[i] = boxes[i] & ~movable[i];
+        any |= frozen[i] != 0;
+        if (frozen[i] & ~prune->goals[i]) return 1; /* a frozen box off the goals */
+    }
+    if (!any) return 0;
+    const word *sources = sources_of(prune, board, frozen);
+    if (!sources) return -1;
+    int16_t owner_of_box[1024];
+    uint8_t visited[1024];
+    for (int i = 0; i < board->squares; i++) owner_of_box[i] = -1;
+    for (int g = 0; g < prune->goal_count; g++) {
+        if (test_bit(frozen, prune->goal_squares[g])) continue;
+        memset(visited, 0, board->squares);
+        if (!augmenting(sources, width, prune->goal_squares, prune->goal_count, g, movable, owner_of_box, visited,
+                        board->squares))
+            return 1; /* a goal left without a box of its own */
+    }
+    return 0;
+}
+
+static int prune_dead(Prune *prune, Board *board, const word *boxes, int moved, int player, int pulls) {
+    int16_t squares_of[1024];
+    int count = sorted_cells(board, boxes, squares_of);
+    int dead = dead_group(prune, board, squares_of, count, moved, player);
+    if (dead || pulls || !prune->freeze) return dead;
+    return dead_freeze(prune, board, boxes, squares_of, count);
+}
+
 static PyObject *int_of(const word *bits, int width) {
     PyObject *value = PyLong_FromLong(0);
     for (int i = width - 1; i >= 0 && value; i--) {
@@ -692,6 +1012,8 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
     Board *board = calloc(1, sizeof(Board));
     Search search;
     memset(&search, 0, sizeof(search));
+    Prune deadlocks;
+    int prune_ready = 0;
     word start[MAX_WORDS], targets[MAX_WORDS], escape[MAX_WORDS], home[MAX_WORDS];
     if (!board) return PyErr_NoMemory();
     board->stride = stride;
@@ -722,7 +1044,7 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
         }
         if (guide_init(&search.guide, box_count, (const int32_t *)PyBytes_AS_STRING(costs_bytes), width) < 0) goto memory;
     }
-    int has_prune = prune != Py_None, has_live = live != Py_None && PySet_GET_SIZE(live) > 0;
+    int has_prune = prune != Py_None, compiled_prune = PyTuple_Check(prune), has_live = live != Py_None && PySet_GET_SIZE(live) > 0;
     int fill_all = popcount_and(targets, targets, width) == box_count;
     int has_escape = 0, has_home = 0;
     for (int i = 0; i < width; i++) {
@@ -736,6 +1058,13 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
     search.taken = malloc(search.node_room);
     if (!search.parent || !search.move || !search.taken) goto memory;
     if (keep_seen && !(seen_out = PySet_New(NULL))) goto done;
+    if (compiled_prune) {
+        if (prune_init(&deadlocks, board, prune) < 0) {
+            prune_free(&deadlocks);
+            goto done;
+        }
+        prune_ready = 1;
+    }
 
     int added;
     int64_t first = node_of(&search, start, player, &added);
@@ -801,7 +1130,11 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
             Py_DECREF(pair);
         }
         if ((taken_count & 1023) == 0 && PyErr_CheckSignals() < 0) goto done;
-        if (entry.moved >= 0 && has_prune) {
+        if (entry.moved >= 0 && compiled_prune) {
+            int dead = prune_dead(&deadlocks, board, boxes, entry.moved, stand, pulls);
+            if (dead < 0) goto done;
+            if (dead) continue;
+        } else if (entry.moved >= 0 && has_prune) {
             PyObject *cells = boxes_set(board, boxes);
             if (!cells) goto done;
             PyObject *dead = PyObject_CallFunctionObjArgs(prune, cells, cell_of(board, stand), cell_of(board, entry.moved), NULL);
@@ -889,10 +1222,64 @@ done:
     free(search.taken);
     free(search.heap.items);
     if (search.has_guide) guide_free(&search.guide);
+    if (prune_ready) prune_free(&deadlocks);
     return result;
 }
 
+/* path_keys(stride, squares, open, boxes, moves, pulls) -> [(boxes, region), ...]: the keys of the
+ * states along ``moves`` (square indices (before, after)) from ``boxes``, the player where each
+ * move leaves it (push_search.stand_after): deadlocks.LiveStates.learn's keys. */
+static PyObject *kernel_path_keys(PyObject *self, PyObject *args) {
+    int stride, squares, pulls;
+    PyObject *open_bytes, *boxes_bytes, *moves;
+    if (!PyArg_ParseTuple(args, "iiSSOi", &stride, &squares, &open_bytes, &boxes_bytes, &moves, &pulls)) return NULL;
+    if (squares > 64 * MAX_WORDS || squares < 1 || stride < 2) {
+        PyErr_SetString(PyExc_ValueError, "board too large for the kernel");
+        return NULL;
+    }
+    Board *board = calloc(1, sizeof(Board));
+    if (!board) return PyErr_NoMemory();
+    board->stride = stride;
+    board->squares = squares;
+    board->width = (squares + 63) / 64;
+    board->stack = malloc(sizeof(int16_t) * (squares + 1));
+    PyObject *keys = NULL;
+    word boxes[MAX_WORDS], region[MAX_WORDS];
+    if (!board->stack) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (read_mask(open_bytes, board->open, board->width) < 0 || read_mask(boxes_bytes, boxes, board->width) < 0) goto done;
+    Py_ssize_t count = PySequence_Length(moves);
+    if (count < 0 || !(keys = PyList_New(count))) goto done;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        int before, after;
+        PyObject *move = PySequence_GetItem(moves, k);
+        int parsed = move && PyArg_ParseTuple(move, "ii", &before, &after);
+        Py_XDECREF(move);
+        if (!parsed || before < 0 || after < 0 || before >= squares || after >= squares) {
+            if (parsed) PyErr_SetString(PyExc_ValueError, "a move off the board");
+            Py_CLEAR(keys);
+            goto done;
+        }
+        boxes[before >> 6] &= ~((word)1 << (before & 63));
+        set_bit(boxes, after);
+        flood(board, boxes, pulls ? 2 * after - before : before, region);
+        PyObject *key = key_of(boxes, region, board->width);
+        if (!key) {
+            Py_CLEAR(keys);
+            goto done;
+        }
+        PyList_SET_ITEM(keys, k, key);
+    }
+done:
+    free(board->stack);
+    free(board);
+    return keys;
+}
+
 static PyMethodDef methods[] = {
+    {"path_keys", kernel_path_keys, METH_VARARGS, "The (boxes, region) keys along a path of moves (see kernel.py)."},
     {"search", kernel_search, METH_VARARGS, "The push search of push_search.push_search (see kernel.py)."},
     {NULL, NULL, 0, NULL},
 };

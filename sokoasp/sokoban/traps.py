@@ -20,10 +20,12 @@ from collections.abc import Callable, Iterator
 
 from sokoasp.board.level import Cell, Level
 from sokoasp.config import MOST_STATES
+from sokoasp.sokoban import kernel
 from sokoasp.sokoban.analysis import lone_box_distances
 from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.breadth_first import player_region
-from sokoasp.sokoban.deadlocks import dead_freeze, dead_group
+from sokoasp.sokoban.deadlocks import box_axes, dead_freeze, dead_group, group_is_dead
+from sokoasp.sokoban.pairs import pair_never_dead
 from sokoasp.sokoban.push_search import SearchLimits, Target, push_search
 
 
@@ -40,6 +42,7 @@ class Traps:
         self.tried: dict[tuple[int, int], int] = {}  # states whose search met its limit: its states
         self.dead_parts: set[tuple[frozenset[Cell], Cell]] = set()  # (boxes, least square of the player's region): proven unplaceable
         self.live_parts: set[tuple[frozenset[Cell], Cell]] = set()  # and those found placeable
+        self.deadlocked = Deadlocked(level, pulls)
         self.proofs = 0  # searches that proved their state dead
         self.states = 0  # taken up by the searches: their work
 
@@ -120,11 +123,33 @@ class Traps:
         for part in neighbourhoods(state.boxes):
             yield part, (part, min(player_region(self.level.floor, part, state.player)))
 
-    def deadlocked(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
-        """A dead group holding the box just ``moved`` or, forwards, a frozen box off a goal."""
+
+class Deadlocked:
+    """The prune of the searches of one level (``pulls``: turned round): a dead group holding the
+    box just moved or, forwards, a frozen box off a goal or frozen boxes that leave goals short
+    (``deadlocks.dead_group``, ``dead_freeze``). The compiled search runs the same test itself
+    (``compiled``), asking the Python only for the groups' answers."""
+
+    def __init__(self, level: Level, pulls: bool) -> None:
+        self.level, self.pulls = level, pulls
+        self.spec: tuple[bytes, bytes, bool, Callable[..., bool], Callable[..., bool] | None] | None = None
+
+    def __call__(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
         state = self.level.moved(boxes, player)
         return (dead_group(state, self.pulls, moved=frozenset({moved})) is not None
                 or (not self.pulls and dead_freeze(state) is not None))
+
+    def compiled(self, free: frozenset[Cell]) -> tuple[bytes, bytes, bool, Callable[..., bool], Callable[..., bool] | None] | None:
+        """The test for the kernel on the level's floor (None on another): the goals, each square's
+        axes (``deadlocks.box_axes``), whether to test frozen boxes, and the groups' answers."""
+        if free != self.level.floor:
+            return None
+        if self.spec is None:
+            floor, goals, pulls = self.level.floor, self.level.goals, self.pulls
+            self.spec = (kernel.cells_bytes(floor, goals), kernel.axes_bytes(floor, box_axes(floor, goals)), not pulls,
+                         lambda group, side: group_is_dead(floor, goals, group, side, pulls),
+                         None if pulls else lambda pair: pair_never_dead(floor, goals, pair))
+        return self.spec
 
 
 def neighbourhoods(boxes: frozenset[Cell]) -> list[frozenset[Cell]]:

@@ -50,7 +50,7 @@ def search(level: Level, corrals: bool) -> tuple[Stop, int]:
         return Stop.EXHAUSTED, 0
     found = push_search(level.floor, level.boxes, level.player, distance, Target(level.goals), False,
                         SearchLimits(200_000, corrals=corrals))
-    return found.stop, len(found.seen)
+    return found.stop, found.states
 
 
 def test_a_search_with_the_cut_finds_a_plan_exactly_when_one_exists_and_takes_up_fewer_states() -> None:

@@ -19,6 +19,7 @@ from helpers import level_of
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban import kernel
 from sokoasp.sokoban.analysis import lone_box_distances
+from sokoasp.sokoban.deadlocks import LiveStates
 from sokoasp.sokoban.push_search import (
     MatchingGuide,
     SearchLimits,
@@ -146,3 +147,20 @@ def test_sokoasp_pure_runs_the_python_alone() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env={**os.environ, "SOKOASP_PURE": "1"}, cwd=Path(__file__).parents[2])
     assert '"status": "solved' in done.stdout, done.stderr
+
+
+@needs_kernel
+@pytest.mark.parametrize("pulls", [False, True])
+def test_live_states_learn_the_same_keys(pulls: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``LiveStates.learn`` keys the states along a path in the kernel as the Python does."""
+    level = level_of(XSOKOBAN_1)
+    start, targets = (level.goals, level.boxes) if pulls else (level.boxes, level.goals)
+    found = python_push_search(level.floor, start, level.player, lone_box_distances(level.floor, targets, pulls),
+                               Target(targets, need=2), pulls, SearchLimits(5_000))
+    assert found.moves
+    compiled, python = LiveStates(level.floor, pulls), LiveStates(level.floor, pulls)
+    key = compiled.key(start, level.player)
+    compiled.learn(key, start, found.moves)
+    monkeypatch.setattr(kernel, "COMPILED", None)
+    python.learn(key, start, found.moves)
+    assert compiled.states == python.states and len(python.states) == len(found.moves) + 1

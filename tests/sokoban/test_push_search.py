@@ -276,7 +276,7 @@ def test_every_region_the_push_search_takes_up_is_one_piece_of_the_floor(pulls: 
         if any(box not in distance for box in state.boxes):
             continue
         outcome = push_search(state.floor, state.boxes, state.player, distance, Target(state.goals, need=len(state.boxes) + 1),
-                              pulls, SearchLimits(100_000, newest_first=newest_first))
+                              pulls, SearchLimits(100_000, newest_first=newest_first, proof=True))
         assert outcome.stop is Stop.EXHAUSTED and outcome.moves == () and outcome.states == len(outcome.seen) > 0
         seen = outcome.seen
         board = board_of(state.floor)
