@@ -36,6 +36,18 @@ static uint64_t hash_words(const word *key, int n) {
     return h ^ (h >> 31);
 }
 
+/* Makes room for item ``index`` in ``*items`` (``*room`` items of ``size`` bytes), doubling it. */
+static int grow(void **items, int64_t *room, int64_t index, size_t size) {
+    if (index < *room) return 0;
+    int64_t wanted = *room ? *room : 1024;
+    while (wanted <= index) wanted *= 2;
+    void *grown = realloc(*items, size * wanted);
+    if (!grown) return -1;
+    *items = grown;
+    *room = wanted;
+    return 0;
+}
+
 /* ---- a set of fixed-width keys: open addressing over indices into a key arena ------------- */
 
 typedef struct {
@@ -354,24 +366,12 @@ static int64_t guide_cost(Guide *guide, const word *boxes, const int16_t *square
         assignment_free(&a);
         return -1;
     }
-    if (slot >= guide->assignments_room) {
-        int64_t room = guide->assignments_room ? guide->assignments_room * 2 : 1024;
-        Assignment *grown = realloc(guide->assignments, sizeof(Assignment) * room);
-        if (!grown) return -1;
-        guide->assignments = grown;
-        guide->assignments_room = room;
-    }
+    if (grow((void **)&guide->assignments, &guide->assignments_room, slot, sizeof(Assignment)) < 0) return -1;
     if (!added) assignment_free(&guide->assignments[slot]);
     guide->assignments[slot] = a;
     k = keyset_put(&guide->known, boxes, &added);
     if (k < 0) return -1;
-    if (k >= guide->totals_room) {
-        int64_t room = guide->totals_room ? guide->totals_room * 2 : 1024;
-        int64_t *grown = realloc(guide->totals, sizeof(int64_t) * room);
-        if (!grown) return -1;
-        guide->totals = grown;
-        guide->totals_room = room;
-    }
+    if (grow((void **)&guide->totals, &guide->totals_room, k, sizeof(int64_t)) < 0) return -1;
     guide->totals[k] = total;
     return total;
 }
@@ -613,13 +613,7 @@ static int remembered(Prune *prune, word key, int64_t *slot) {
     int added;
     int64_t k = keyset_put(&prune->answers, &key, &added);
     if (k < 0) return -2;
-    if (k >= prune->verdicts_room) {
-        int64_t room = prune->verdicts_room ? prune->verdicts_room * 2 : 1024;
-        uint8_t *grown = realloc(prune->verdicts, room);
-        if (!grown) return -2;
-        prune->verdicts = grown;
-        prune->verdicts_room = room;
-    }
+    if (grow((void **)&prune->verdicts, &prune->verdicts_room, k, 1) < 0) return -2;
     *slot = k;
     if (added) prune->verdicts[k] = 2;
     return prune->verdicts[k] == 2 ? -1 : prune->verdicts[k];
@@ -729,13 +723,7 @@ static const word *sources_of(Prune *prune, Board *board, const word *frozen) {
     int64_t k = keyset_put(&prune->frozen_sets, frozen, &added);
     if (k < 0) return NULL;
     int64_t size = (int64_t)prune->goal_count * width;
-    if (k >= prune->sources_room) {
-        int64_t room = prune->sources_room ? prune->sources_room * 2 : 64;
-        word *grown = realloc(prune->sources, sizeof(word) * size * room);
-        if (!grown) return NULL;
-        prune->sources = grown;
-        prune->sources_room = room;
-    }
+    if (grow((void **)&prune->sources, &prune->sources_room, k, sizeof(word) * size) < 0) return NULL;
     word *out = prune->sources + k * size;
     if (!added) return out;
     int offsets[4] = {-1, -stride, 1, stride};
@@ -933,17 +921,12 @@ static int64_t node_of(Search *search, const word *boxes, int stand, int *added)
     key[width] = (word)stand;
     int64_t k = keyset_put(&search->nodes, key, added);
     if (k < 0) return -1;
-    if (k >= search->node_room) {
-        int64_t room = search->node_room * 2;
-        int64_t *parent = realloc(search->parent, sizeof(int64_t) * room);
-        if (parent) search->parent = parent;
-        int16_t(*move)[2] = realloc(search->move, sizeof(int16_t[2]) * room);
-        if (move) search->move = move;
-        uint8_t *taken = realloc(search->taken, room);
-        if (taken) search->taken = taken;
-        if (!parent || !move || !taken) return -1;
-        search->node_room = room;
-    }
+    int64_t rooms[3] = {search->node_room, search->node_room, search->node_room};
+    if (grow((void **)&search->parent, &rooms[0], k, sizeof(int64_t)) < 0 ||
+        grow((void **)&search->move, &rooms[1], k, sizeof(int16_t[2])) < 0 ||
+        grow((void **)&search->taken, &rooms[2], k, 1) < 0)
+        return -1;
+    search->node_room = rooms[0];
     if (*added) search->taken[k] = 0;
     return k;
 }
@@ -1052,11 +1035,6 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
         has_home |= home[i] != 0;
     }
     if (keyset_init(&search.nodes, width + 1) < 0 || keyset_init(&search.seen, 2 * width) < 0) goto memory;
-    search.node_room = 1024;
-    search.parent = malloc(sizeof(int64_t) * search.node_room);
-    search.move = malloc(sizeof(int16_t[2]) * search.node_room);
-    search.taken = malloc(search.node_room);
-    if (!search.parent || !search.move || !search.taken) goto memory;
     if (keep_seen && !(seen_out = PySet_New(NULL))) goto done;
     if (compiled_prune) {
         if (prune_init(&deadlocks, board, prune) < 0) {
