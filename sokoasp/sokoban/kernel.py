@@ -57,6 +57,31 @@ def distance_bytes(distance: dict[Cell, int], free: frozenset[Cell], stride: int
     return values.tobytes()
 
 
+def deadlocks(free: frozenset[Cell], goals: frozenset[Cell], axes: dict[Cell, tuple[tuple[Cell, Cell], ...]], freeze: bool,
+              group_dead: Callable[[tuple[Cell, ...], Cell], bool], never_dead: Callable[[tuple[Cell, ...]], bool] | None) -> object | None:
+    """The deadlock prune of ``free`` in the kernel (``traps.Deadlocked``), kept between calls with
+    the answers it asked for; None without the kernel or on a board too wide for it. ``axes``:
+    ``deadlocks.box_axes``; ``freeze``: test frozen boxes; ``group_dead(group, side)``: a group's
+    answer; ``never_dead(pair)``: a pair alive from every side (None: ask ``group_dead``)."""
+    if COMPILED is None:
+        return None
+    stride, squares, open_bytes = floor_bytes(free)
+    if squares > MOST_SQUARES or not squares:
+        return None
+    spec = (cells_bytes(free, goals), axes_bytes(free, axes), freeze, group_dead, never_dead)
+    capsule: object = COMPILED.deadlocks(stride, squares, open_bytes, spec)
+    return capsule
+
+
+def deadlocked(prune: object, free: frozenset[Cell], boxes: frozenset[Cell], player: Cell, moved: Cell, pulls: bool) -> bool:
+    """The kernel's prune (``deadlocks``) of one state: a dead group with the box just ``moved``
+    or, where it tests them, frozen boxes that leave it dead."""
+    stride, _, _ = floor_bytes(free)
+    dead: bool = COMPILED.deadlocked(prune, cells_bytes(free, boxes), player[1] * stride + player[0],  # type: ignore[union-attr]
+                                     moved[1] * stride + moved[0], pulls)
+    return dead
+
+
 def cells_bytes(free: frozenset[Cell], cells: frozenset[Cell]) -> bytes:
     """``cells`` as the kernel's mask on the board of ``free``."""
     stride, squares, _ = floor_bytes(free)

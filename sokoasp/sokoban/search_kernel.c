@@ -562,6 +562,8 @@ static int prune_init(Prune *prune, Board *board, PyObject *spec) {
     if (!PyArg_ParseTuple(spec, "SSiOO", &goals_bytes, &axes_bytes, &prune->freeze, &prune->group_dead,
                           &prune->never_dead))
         return -1;
+    Py_INCREF(prune->group_dead);
+    Py_INCREF(prune->never_dead);
     if (read_mask(goals_bytes, prune->goals, board->width) < 0) return -1;
     if (PyBytes_GET_SIZE(axes_bytes) != (Py_ssize_t)(sizeof(int16_t) * 4 * board->squares)) {
         PyErr_SetString(PyExc_ValueError, "axes: four int16 a square");
@@ -578,6 +580,8 @@ static int prune_init(Prune *prune, Board *board, PyObject *spec) {
 }
 
 static void prune_free(Prune *prune) {
+    Py_XDECREF(prune->group_dead);
+    Py_XDECREF(prune->never_dead);
     keyset_free(&prune->answers);
     keyset_free(&prune->frozen_sets);
     free(prune->verdicts);
@@ -836,6 +840,87 @@ static int prune_dead(Prune *prune, Board *board, const word *boxes, int moved, 
     return dead_freeze(prune, board, boxes, squares_of, count);
 }
 
+
+/* A floor's prune kept between calls (a capsule): its board and the answers it has kept. */
+typedef struct {
+    Board board;
+    Prune prune;
+} Deadlocks;
+
+static int board_init(Board *board, int stride, int squares, PyObject *open_bytes) {
+    if (squares > 64 * MAX_WORDS || squares < 1 || stride < 2) {
+        PyErr_SetString(PyExc_ValueError, "board too large for the kernel");
+        return -1;
+    }
+    board->stride = stride;
+    board->squares = squares;
+    board->width = (squares + 63) / 64;
+    board->stack = malloc(sizeof(int16_t) * (squares + 1));
+    board->cells = calloc(squares, sizeof(PyObject *));
+    if (!board->stack || !board->cells) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return read_mask(open_bytes, board->open, board->width);
+}
+
+static void board_free(Board *board) {
+    if (board->cells)
+        for (int i = 0; i < board->squares; i++) Py_XDECREF(board->cells[i]);
+    free(board->cells);
+    free(board->stack);
+    board->cells = NULL;
+    board->stack = NULL;
+}
+
+static void deadlocks_free(PyObject *capsule) {
+    Deadlocks *owner = PyCapsule_GetPointer(capsule, "sokoasp.deadlocks");
+    if (!owner) return;
+    prune_free(&owner->prune);
+    board_free(&owner->board);
+    free(owner);
+}
+
+/* deadlocks(stride, squares, open, (goals, axes, freeze, group_dead, never_dead)) -> capsule */
+static PyObject *kernel_deadlocks(PyObject *self, PyObject *args) {
+    int stride, squares;
+    PyObject *open_bytes, *spec;
+    if (!PyArg_ParseTuple(args, "iiSO!", &stride, &squares, &open_bytes, &PyTuple_Type, &spec)) return NULL;
+    Deadlocks *owner = calloc(1, sizeof(Deadlocks));
+    if (!owner) return PyErr_NoMemory();
+    if (board_init(&owner->board, stride, squares, open_bytes) < 0 || prune_init(&owner->prune, &owner->board, spec) < 0) {
+        prune_free(&owner->prune);
+        board_free(&owner->board);
+        free(owner);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(owner, "sokoasp.deadlocks", deadlocks_free);
+    if (!capsule) {
+        prune_free(&owner->prune);
+        board_free(&owner->board);
+        free(owner);
+    }
+    return capsule;
+}
+
+/* deadlocked(capsule, boxes, player, moved, pulls) -> bool: the prune of one state. */
+static PyObject *kernel_deadlocked(PyObject *self, PyObject *args) {
+    PyObject *capsule, *boxes_bytes;
+    int player, moved, pulls;
+    if (!PyArg_ParseTuple(args, "OSiii", &capsule, &boxes_bytes, &player, &moved, &pulls)) return NULL;
+    Deadlocks *owner = PyCapsule_GetPointer(capsule, "sokoasp.deadlocks");
+    if (!owner) return NULL;
+    word boxes[MAX_WORDS];
+    if (read_mask(boxes_bytes, boxes, owner->board.width) < 0) return NULL;
+    if (moved < 0 || moved >= owner->board.squares || player < 0 || player >= owner->board.squares) {
+        PyErr_SetString(PyExc_ValueError, "a square off the board");
+        return NULL;
+    }
+    int dead = prune_dead(&owner->prune, &owner->board, boxes, moved, player, pulls);
+    if (dead < 0) return NULL;
+    return PyBool_FromLong(dead);
+}
+
 static PyObject *int_of(const word *bits, int width) {
     PyObject *value = PyLong_FromLong(0);
     for (int i = width - 1; i >= 0 && value; i--) {
@@ -995,8 +1080,7 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
     Board *board = calloc(1, sizeof(Board));
     Search search;
     memset(&search, 0, sizeof(search));
-    Prune deadlocks;
-    int prune_ready = 0;
+    Prune *deadlocks = NULL;
     word start[MAX_WORDS], targets[MAX_WORDS], escape[MAX_WORDS], home[MAX_WORDS];
     if (!board) return PyErr_NoMemory();
     board->stride = stride;
@@ -1027,7 +1111,7 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
         }
         if (guide_init(&search.guide, box_count, (const int32_t *)PyBytes_AS_STRING(costs_bytes), width) < 0) goto memory;
     }
-    int has_prune = prune != Py_None, compiled_prune = PyTuple_Check(prune), has_live = live != Py_None && PySet_GET_SIZE(live) > 0;
+    int has_prune = prune != Py_None, compiled_prune = PyCapsule_CheckExact(prune), has_live = live != Py_None && PySet_GET_SIZE(live) > 0;
     int fill_all = popcount_and(targets, targets, width) == box_count;
     int has_escape = 0, has_home = 0;
     for (int i = 0; i < width; i++) {
@@ -1037,11 +1121,14 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
     if (keyset_init(&search.nodes, width + 1) < 0 || keyset_init(&search.seen, 2 * width) < 0) goto memory;
     if (keep_seen && !(seen_out = PySet_New(NULL))) goto done;
     if (compiled_prune) {
-        if (prune_init(&deadlocks, board, prune) < 0) {
-            prune_free(&deadlocks);
+        Deadlocks *owner = PyCapsule_GetPointer(prune, "sokoasp.deadlocks");
+        if (!owner) goto done;
+        if (owner->board.stride != stride || owner->board.squares != squares ||
+            memcmp(owner->board.open, board->open, sizeof(word) * width) != 0) {
+            PyErr_SetString(PyExc_ValueError, "the prune is for another floor");
             goto done;
         }
-        prune_ready = 1;
+        deadlocks = &owner->prune;
     }
 
     int added;
@@ -1109,7 +1196,7 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
         }
         if ((taken_count & 1023) == 0 && PyErr_CheckSignals() < 0) goto done;
         if (entry.moved >= 0 && compiled_prune) {
-            int dead = prune_dead(&deadlocks, board, boxes, entry.moved, stand, pulls);
+            int dead = prune_dead(deadlocks, board, boxes, entry.moved, stand, pulls);
             if (dead < 0) goto done;
             if (dead) continue;
         } else if (entry.moved >= 0 && has_prune) {
@@ -1200,7 +1287,6 @@ done:
     free(search.taken);
     free(search.heap.items);
     if (search.has_guide) guide_free(&search.guide);
-    if (prune_ready) prune_free(&deadlocks);
     return result;
 }
 
@@ -1257,6 +1343,8 @@ done:
 }
 
 static PyMethodDef methods[] = {
+    {"deadlocks", kernel_deadlocks, METH_VARARGS, "A floor's deadlock prune, kept between calls (see kernel.py)."},
+    {"deadlocked", kernel_deadlocked, METH_VARARGS, "The deadlock prune of one state (see kernel.py)."},
     {"path_keys", kernel_path_keys, METH_VARARGS, "The (boxes, region) keys along a path of moves (see kernel.py)."},
     {"search", kernel_search, METH_VARARGS, "The push search of push_search.push_search (see kernel.py)."},
     {NULL, NULL, 0, NULL},

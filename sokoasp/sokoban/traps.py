@@ -127,29 +127,33 @@ class Traps:
 class Deadlocked:
     """The prune of the searches of one level (``pulls``: turned round): a dead group holding the
     box just moved or, forwards, a frozen box off a goal or frozen boxes that leave goals short
-    (``deadlocks.dead_group``, ``dead_freeze``). The compiled search runs the same test itself
-    (``compiled``), asking the Python only for the groups' answers."""
+    (``deadlocks.dead_group``, ``dead_freeze``). Where the compiled kernel is built, it runs the
+    same test (``kernel.deadlocks``), asking the Python only for each group's first answer."""
 
     def __init__(self, level: Level, pulls: bool) -> None:
         self.level, self.pulls = level, pulls
-        self.spec: tuple[bytes, bytes, bool, Callable[..., bool], Callable[..., bool] | None] | None = None
+        self.made = False
+        self.kept: object | None = None  # the kernel's prune, made when first asked
 
     def __call__(self, boxes: frozenset[Cell], player: Cell, moved: Cell) -> bool:
+        prune = self.compiled(self.level.floor)
+        if prune is not None:
+            return kernel.deadlocked(prune, self.level.floor, boxes, player, moved, self.pulls)
         state = self.level.moved(boxes, player)
         return (dead_group(state, self.pulls, moved=frozenset({moved})) is not None
                 or (not self.pulls and dead_freeze(state) is not None))
 
-    def compiled(self, free: frozenset[Cell]) -> tuple[bytes, bytes, bool, Callable[..., bool], Callable[..., bool] | None] | None:
-        """The test for the kernel on the level's floor (None on another): the goals, each square's
-        axes (``deadlocks.box_axes``), whether to test frozen boxes, and the groups' answers."""
+    def compiled(self, free: frozenset[Cell]) -> object | None:
+        """The test in the kernel for a search on ``free`` (None on another floor, or without the kernel)."""
         if free != self.level.floor:
             return None
-        if self.spec is None:
+        if not self.made:
             floor, goals, pulls = self.level.floor, self.level.goals, self.pulls
-            self.spec = (kernel.cells_bytes(floor, goals), kernel.axes_bytes(floor, box_axes(floor, goals)), not pulls,
-                         lambda group, side: group_is_dead(floor, goals, group, side, pulls),
-                         None if pulls else lambda pair: pair_never_dead(floor, goals, pair))
-        return self.spec
+            self.made, self.kept = True, kernel.deadlocks(
+                floor, goals, box_axes(floor, goals), not pulls,
+                lambda group, side: group_is_dead(floor, goals, group, side, pulls),
+                None if pulls else lambda pair: pair_never_dead(floor, goals, pair))
+        return self.kept
 
 
 def neighbourhoods(boxes: frozenset[Cell]) -> list[frozenset[Cell]]:

@@ -19,6 +19,7 @@ from helpers import level_of
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban import kernel
 from sokoasp.sokoban.analysis import lone_box_distances
+from sokoasp.sokoban.bitboard import board_of
 from sokoasp.sokoban.deadlocks import LiveStates
 from sokoasp.sokoban.push_search import (
     MatchingGuide,
@@ -28,7 +29,7 @@ from sokoasp.sokoban.push_search import (
     push_search,
     python_push_search,
 )
-from sokoasp.sokoban.traps import Traps
+from sokoasp.sokoban.traps import Deadlocked, Traps
 
 needs_kernel = pytest.mark.skipif(kernel.COMPILED is None, reason="the kernel is not built (no C compiler, or SOKOASP_PURE)")
 
@@ -164,3 +165,23 @@ def test_live_states_learn_the_same_keys(pulls: bool, monkeypatch: pytest.Monkey
     monkeypatch.setattr(kernel, "COMPILED", None)
     python.learn(key, start, found.moves)
     assert compiled.states == python.states and len(python.states) == len(found.moves) + 1
+
+
+@needs_kernel
+@pytest.mark.parametrize("text", LEVELS)
+@pytest.mark.parametrize("pulls", [False, True])
+def test_the_prune_of_one_state_answers_as_the_python(text: str, pulls: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``traps.Deadlocked`` in the kernel and in Python, on the states a search takes up, each box
+    taken as the one just moved; some of them dead."""
+    level = level_of(text)
+    start = level.goals if pulls else level.boxes
+    targets = level.boxes if pulls else level.goals
+    found = python_push_search(level.floor, start, level.player, lone_box_distances(level.floor, targets, pulls),
+                               Target(targets), pulls, SearchLimits(400, proof=True))
+    board = board_of(level.floor)
+    states = [(frozenset(board.cells(boxes)), board.cell(region & -region)) for boxes, region in sorted(found.seen)]
+    compiled = Deadlocked(level, pulls)
+    verdicts = [compiled(boxes, player, moved) for boxes, player in states for moved in sorted(boxes)]
+    monkeypatch.setattr(kernel, "COMPILED", None)
+    python = Deadlocked(level, pulls)
+    assert verdicts == [python(boxes, player, moved) for boxes, player in states for moved in sorted(boxes)]
