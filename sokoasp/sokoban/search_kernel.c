@@ -1071,10 +1071,6 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
                           &distance_bytes, &targets_bytes, &escape_bytes, &home_bytes, &enough, &pulls, &states_limit,
                           &deadline, &newest_first, &corrals, &prune, &live, &costs_bytes, &keep_seen))
         return NULL;
-    if (squares > 64 * MAX_WORDS || squares < 1 || stride < 2) {
-        PyErr_SetString(PyExc_ValueError, "board too large for the kernel");
-        return NULL;
-    }
     int width = (squares + 63) / 64;
     PyObject *result = NULL, *seen_out = NULL;
     Board *board = calloc(1, sizeof(Board));
@@ -1083,14 +1079,8 @@ static PyObject *kernel_search(PyObject *self, PyObject *args) {
     Prune *deadlocks = NULL;
     word start[MAX_WORDS], targets[MAX_WORDS], escape[MAX_WORDS], home[MAX_WORDS];
     if (!board) return PyErr_NoMemory();
-    board->stride = stride;
-    board->squares = squares;
-    board->width = width;
-    board->stack = malloc(sizeof(int16_t) * (squares + 1));
-    board->cells = calloc(squares, sizeof(PyObject *));
     search.board = board;
-    if (!board->stack || !board->cells) goto memory;
-    if (read_mask(open_bytes, board->open, width) < 0 || read_mask(boxes_bytes, start, width) < 0 ||
+    if (board_init(board, stride, squares, open_bytes) < 0 || read_mask(boxes_bytes, start, width) < 0 ||
         read_mask(targets_bytes, targets, width) < 0 || read_mask(escape_bytes, escape, width) < 0 ||
         read_mask(home_bytes, home, width) < 0)
         goto done;
@@ -1275,10 +1265,7 @@ memory:
     PyErr_NoMemory();
 done:
     Py_XDECREF(seen_out);
-    if (board->cells)
-        for (int i = 0; i < squares; i++) Py_XDECREF(board->cells[i]);
-    free(board->cells);
-    free(board->stack);
+    board_free(board);
     free(board);
     keyset_free(&search.nodes);
     keyset_free(&search.seen);
@@ -1297,23 +1284,11 @@ static PyObject *kernel_path_keys(PyObject *self, PyObject *args) {
     int stride, squares, pulls;
     PyObject *open_bytes, *boxes_bytes, *moves;
     if (!PyArg_ParseTuple(args, "iiSSOi", &stride, &squares, &open_bytes, &boxes_bytes, &moves, &pulls)) return NULL;
-    if (squares > 64 * MAX_WORDS || squares < 1 || stride < 2) {
-        PyErr_SetString(PyExc_ValueError, "board too large for the kernel");
-        return NULL;
-    }
     Board *board = calloc(1, sizeof(Board));
     if (!board) return PyErr_NoMemory();
-    board->stride = stride;
-    board->squares = squares;
-    board->width = (squares + 63) / 64;
-    board->stack = malloc(sizeof(int16_t) * (squares + 1));
     PyObject *keys = NULL;
     word boxes[MAX_WORDS], region[MAX_WORDS];
-    if (!board->stack) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (read_mask(open_bytes, board->open, board->width) < 0 || read_mask(boxes_bytes, boxes, board->width) < 0) goto done;
+    if (board_init(board, stride, squares, open_bytes) < 0 || read_mask(boxes_bytes, boxes, board->width) < 0) goto done;
     Py_ssize_t count = PySequence_Length(moves);
     if (count < 0 || !(keys = PyList_New(count))) goto done;
     for (Py_ssize_t k = 0; k < count; k++) {
@@ -1337,7 +1312,7 @@ static PyObject *kernel_path_keys(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(keys, k, key);
     }
 done:
-    free(board->stack);
+    board_free(board);
     free(board);
     return keys;
 }
