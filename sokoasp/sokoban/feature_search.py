@@ -26,6 +26,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from sokoasp.board.level import Cell, Level
+from sokoasp.sokoban import kernel
 from sokoasp.sokoban.analysis import INFINITY
 from sokoasp.sokoban.bitboard import Board, board_of, floor_mask
 from sokoasp.sokoban.breadth_first import links_back
@@ -69,6 +70,7 @@ def feature_search(level: Level, states: int, deadline: float = math.inf) -> Sea
         return SearchOutcome(Stop.EXHAUSTED)  # a box on a dead square
     board, guide, steps = board_of(level.floor), MatchingGuide(level.floor, level.goals, False), move_table(level.floor, False)
     open_squares, goals_mask, every = floor_mask(level.floor), board.mask(level.goals), len(level.goals)
+    compiled = kernel.routes(level.floor, distance)  # box_routes in the kernel, where it is built
     start = (board.mask(level.boxes), board.bit(level.player))
     came: dict[tuple[int, int], tuple[tuple[int, int], Moves] | None] = {start: None}  # state -> parent, route
     routes = 0
@@ -109,7 +111,8 @@ def feature_search(level: Level, states: int, deadline: float = math.inf) -> Sea
                 return SearchOutcome(Stop.FOUND, path, seen, routes)
             for pushed in sorted(boxes):
                 others = boxes_mask ^ board.bit(pushed)
-                found = box_routes(board, steps, distance, open_squares, others, pushed, region)
+                found = (box_routes(board, steps, distance, open_squares, others, pushed, region) if compiled is None
+                         else kernel.box_routes(compiled, level.floor, others, pushed, region))
                 routes += len(found)
                 for square, stand_after, route in found:
                     child = (others | board.bit(square), stand_after)

@@ -35,6 +35,7 @@ COMPILED = load()
 MOST_SQUARES = 1024  # the kernel's widest board (rows times stride), MAX_WORDS 64-bit words
 UNREACHED = -1  # a square missing from a distance table
 
+Moves = tuple[tuple[Cell, Cell], ...]  # push_search.Moves
 # (stop, moves or None, states taken up, their (boxes, region) keys or None): stop 0 found, 1 exhausted,
 # 2 state limit, 3 deadline, 4 live
 Raw = tuple[int, list[tuple[Cell, Cell]] | None, int, set[tuple[int, int]] | None]
@@ -80,6 +81,27 @@ def deadlocked(prune: object, free: frozenset[Cell], boxes: frozenset[Cell], pla
     dead: bool = COMPILED.deadlocked(prune, cells_bytes(free, boxes), player[1] * stride + player[0],  # type: ignore[union-attr]
                                      moved[1] * stride + moved[0], pulls)
     return dead
+
+
+def routes(free: frozenset[Cell], distance: dict[Cell, int]) -> object | None:
+    """The pushes and distances of ``free`` kept in the kernel for ``box_routes``; None without the
+    kernel or on a board too wide for it."""
+    if COMPILED is None:
+        return None
+    stride, squares, open_bytes = floor_bytes(free)
+    if squares > MOST_SQUARES or not squares:
+        return None
+    kept: object = COMPILED.routes(stride, squares, open_bytes, distance_bytes(distance, free, stride, squares))
+    return kept
+
+
+def box_routes(kept: object, free: frozenset[Cell], others: int, box: Cell, region: int) -> list[tuple[Cell, int, Moves]]:
+    """``feature_search.box_routes`` in the kernel (``kept``: ``routes(free, distance)``)."""
+    stride, squares, _ = floor_bytes(free)
+    width = (squares + 7) // 8
+    found: list[tuple[Cell, int, Moves]] = COMPILED.box_routes(  # type: ignore[union-attr]
+        kept, others.to_bytes(width, "little"), box[1] * stride + box[0], region.to_bytes(width, "little"))
+    return found
 
 
 def cells_bytes(free: frozenset[Cell], cells: frozenset[Cell]) -> bytes:

@@ -921,6 +921,153 @@ static PyObject *kernel_deadlocked(PyObject *self, PyObject *args) {
     return PyBool_FromLong(dead);
 }
 
+
+/* ---- the feature search's routes: feature_search.box_routes ------------------------------ */
+
+typedef struct {
+    Board board;
+    int32_t *distance;
+} Routes;
+
+static void routes_free(PyObject *capsule) {
+    Routes *routes = PyCapsule_GetPointer(capsule, "sokoasp.routes");
+    if (!routes) return;
+    board_free(&routes->board);
+    free(routes->distance);
+    free(routes);
+}
+
+/* routes(stride, squares, open, distance) -> capsule: a floor's pushes and distances, kept. */
+static PyObject *kernel_routes(PyObject *self, PyObject *args) {
+    int stride, squares;
+    PyObject *open_bytes, *distance_bytes;
+    if (!PyArg_ParseTuple(args, "iiSS", &stride, &squares, &open_bytes, &distance_bytes)) return NULL;
+    Routes *routes = calloc(1, sizeof(Routes));
+    if (!routes) return PyErr_NoMemory();
+    if (board_init(&routes->board, stride, squares, open_bytes) < 0) goto fail;
+    if (PyBytes_GET_SIZE(distance_bytes) != (Py_ssize_t)(sizeof(int32_t) * squares)) {
+        PyErr_SetString(PyExc_ValueError, "distance: one int32 a square");
+        goto fail;
+    }
+    routes->distance = malloc(sizeof(int32_t) * squares);
+    if (!routes->distance) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    memcpy(routes->distance, PyBytes_AS_STRING(distance_bytes), sizeof(int32_t) * squares);
+    routes->board.distance = routes->distance;
+    build_moves(&routes->board, 0);
+    PyObject *capsule = PyCapsule_New(routes, "sokoasp.routes", routes_free);
+    if (capsule) return capsule;
+fail:
+    board_free(&routes->board);
+    free(routes->distance);
+    free(routes);
+    return NULL;
+}
+
+/* box_routes(capsule, others, box, region) -> [(square, stand as a bit, pushes), ...]: every square
+ * the box on ``box`` is pushed to alone, the boxes ``others`` fixed, the player starting in
+ * ``region``, once per player region there, breadth first: feature_search.box_routes. */
+static PyObject *kernel_box_routes(PyObject *self, PyObject *args) {
+    PyObject *capsule, *others_bytes, *region_bytes;
+    int box;
+    if (!PyArg_ParseTuple(args, "OSiS", &capsule, &others_bytes, &box, &region_bytes)) return NULL;
+    Routes *routes = PyCapsule_GetPointer(capsule, "sokoasp.routes");
+    if (!routes) return NULL;
+    Board *board = &routes->board;
+    int width = board->width;
+    word others[MAX_WORDS], walls[MAX_WORDS], key[MAX_WORDS + 1];
+    if (read_mask(others_bytes, others, width) < 0 || read_mask(region_bytes, key, width) < 0) return NULL;
+    if (box < 0 || box >= board->squares) {
+        PyErr_SetString(PyExc_ValueError, "a square off the board");
+        return NULL;
+    }
+    KeySet seen;
+    word *regions = NULL;                /* per state: its region */
+    int64_t *parent = NULL, regions_room = 0, parent_room = 0, count = 0;
+    int16_t(*move)[3] = NULL;            /* per state: square before, after, player's square after */
+    int64_t move_room = 0;
+    PyObject *found = NULL;
+    if (keyset_init(&seen, width + 1) < 0) goto memory;
+    int added;
+    key[width] = (word)box;
+    if (keyset_put(&seen, key, &added) < 0) goto memory;
+    if (grow((void **)&regions, &regions_room, 0, sizeof(word) * width) < 0 ||
+        grow((void **)&parent, &parent_room, 0, sizeof(int64_t)) < 0 ||
+        grow((void **)&move, &move_room, 0, sizeof(int16_t[3])) < 0)
+        goto memory;
+    memcpy(regions, key, sizeof(word) * width);
+    parent[0] = -1;
+    move[0][1] = (int16_t)box;
+    count = 1;
+    for (int64_t head = 0; head < count; head++) {
+        int square = move[head][1];
+        for (int m = 0; m < board->move_count[square]; m++) {
+            const int16_t *step = board->moves[square][m];
+            int to = step[0], stand = step[1];
+            if (!test_bit(regions + head * width, step[2]) || test_bit(others, step[3]) || routes->distance[to] < 0) continue;
+            memcpy(walls, others, sizeof(word) * width);
+            set_bit(walls, to);
+            flood(board, walls, stand, key);
+            key[width] = (word)to;
+            if (keyset_put(&seen, key, &added) < 0) goto memory;
+            if (!added) continue;
+            if (grow((void **)&regions, &regions_room, count, sizeof(word) * width) < 0 ||
+                grow((void **)&parent, &parent_room, count, sizeof(int64_t)) < 0 ||
+                grow((void **)&move, &move_room, count, sizeof(int16_t[3])) < 0)
+                goto memory;
+            memcpy(regions + count * width, key, sizeof(word) * width);
+            parent[count] = head;
+            move[count][0] = (int16_t)square;
+            move[count][1] = (int16_t)to;
+            move[count][2] = (int16_t)stand;
+            count++;
+        }
+    }
+    if (!(found = PyList_New(count - 1))) goto done;
+    for (int64_t k = 1; k < count; k++) {
+        int length = 0;
+        for (int64_t at = k; at > 0; at = parent[at]) length++;
+        PyObject *pushes = PyTuple_New(length), *one = PyLong_FromLong(1), *shift = PyLong_FromLong(move[k][2]);
+        PyObject *stand = one && shift ? PyNumber_Lshift(one, shift) : NULL;
+        Py_XDECREF(one);
+        Py_XDECREF(shift);
+        if (!pushes || !stand) {
+            Py_XDECREF(pushes);
+            Py_XDECREF(stand);
+            Py_CLEAR(found);
+            goto done;
+        }
+        int index = length;
+        for (int64_t at = k; at > 0; at = parent[at]) {
+            PyObject *push = PyTuple_Pack(2, cell_of(board, move[at][0]), cell_of(board, move[at][1]));
+            if (!push) {
+                Py_DECREF(pushes);
+                Py_DECREF(stand);
+                Py_CLEAR(found);
+                goto done;
+            }
+            PyTuple_SET_ITEM(pushes, --index, push);
+        }
+        PyObject *entry = Py_BuildValue("(ONN)", cell_of(board, move[k][1]), stand, pushes);
+        if (!entry) {
+            Py_CLEAR(found);
+            goto done;
+        }
+        PyList_SET_ITEM(found, k - 1, entry);
+    }
+    goto done;
+memory:
+    PyErr_NoMemory();
+done:
+    keyset_free(&seen);
+    free(regions);
+    free(parent);
+    free(move);
+    return found;
+}
+
 static PyObject *int_of(const word *bits, int width) {
     PyObject *value = PyLong_FromLong(0);
     for (int i = width - 1; i >= 0 && value; i--) {
@@ -1318,6 +1465,8 @@ done:
 }
 
 static PyMethodDef methods[] = {
+    {"routes", kernel_routes, METH_VARARGS, "A floor's pushes and distances for box_routes (see kernel.py)."},
+    {"box_routes", kernel_box_routes, METH_VARARGS, "The feature search's routes of one box (see kernel.py)."},
     {"deadlocks", kernel_deadlocks, METH_VARARGS, "A floor's deadlock prune, kept between calls (see kernel.py)."},
     {"deadlocked", kernel_deadlocked, METH_VARARGS, "The deadlock prune of one state (see kernel.py)."},
     {"path_keys", kernel_path_keys, METH_VARARGS, "The (boxes, region) keys along a path of moves (see kernel.py)."},

@@ -19,13 +19,15 @@ from helpers import level_of
 from sokoasp.board.level import Cell, Level
 from sokoasp.sokoban import kernel
 from sokoasp.sokoban.analysis import lone_box_distances
-from sokoasp.sokoban.bitboard import board_of
+from sokoasp.sokoban.bitboard import board_of, floor_mask
 from sokoasp.sokoban.deadlocks import LiveStates
+from sokoasp.sokoban.feature_search import box_routes
 from sokoasp.sokoban.push_search import (
     MatchingGuide,
     SearchLimits,
     SearchOutcome,
     Target,
+    move_table,
     push_search,
     python_push_search,
 )
@@ -185,3 +187,19 @@ def test_the_prune_of_one_state_answers_as_the_python(text: str, pulls: bool, mo
     monkeypatch.setattr(kernel, "COMPILED", None)
     python = Deadlocked(level, pulls)
     assert verdicts == [python(boxes, player, moved) for boxes, player in states for moved in sorted(boxes)]
+
+
+@needs_kernel
+@pytest.mark.parametrize("text", LEVELS)
+def test_the_routes_of_each_box_are_the_pythons(text: str) -> None:
+    """The feature search's routes of each box alone (``feature_search.box_routes``), in the kernel."""
+    level = level_of(text)
+    board, open_squares = board_of(level.floor), floor_mask(level.floor)
+    distance = lone_box_distances(level.floor, level.goals)
+    boxes = board.mask(level.boxes)
+    region = board.flood(open_squares & ~boxes, board.bit(level.player))
+    kept = kernel.routes(level.floor, distance)
+    for box in sorted(level.boxes):
+        others = boxes ^ board.bit(box)
+        python = box_routes(board, move_table(level.floor, False), distance, open_squares, others, box, region)
+        assert kernel.box_routes(kept, level.floor, others, box, region) == python
