@@ -1,10 +1,12 @@
 """The compiled push search (``search_kernel.c``, built as ``_search_kernel`` where a C compiler
-is found at install; ``pip install`` without one installs the Python alone). It is
+is found at install; ``pip install`` without one installs the Python alone). ``search`` is
 ``push_search.push_search`` state for state: the same order, tie-breaks and limits, so the same
-outcome, moves and work (``tests/sokoban/test_kernel.py`` compares them). This module turns a
-search's sets and dicts into the kernel's bytes, and answers None where the kernel does not apply
-(a board of more than ``MOST_SQUARES`` bits, or a guide with other than one target a box): the
-caller then searches in Python. ``SOKOASP_PURE=1`` in the environment leaves the kernel unloaded."""
+outcome, moves and work; ``deadlocks`` keeps a floor's deadlock prune (``traps.Deadlocked``) and
+``routes`` the feature search's routes of a box (``feature_search.box_routes``), each answering
+as the Python does (``tests/sokoban/test_kernel.py`` compares them). This module turns sets and
+dicts into the kernel's bytes, and answers None where the kernel does not apply (a board of more
+than ``MOST_SQUARES`` bits, or a guide with other than one target a box): the caller then works
+in Python. ``SOKOASP_PURE=1`` in the environment leaves the kernel unloaded."""
 
 from __future__ import annotations
 
