@@ -33,7 +33,7 @@ def load() -> ModuleType | None:
     return _search_kernel
 
 
-COMPILED = load()
+COMPILED: Any = load()  # the C module (untyped), or None
 MOST_SQUARES = 1024  # the kernel's widest board (rows times stride), MAX_WORDS 64-bit words
 UNREACHED = -1  # a square missing from a distance table
 
@@ -51,6 +51,14 @@ def floor_bytes(free: frozenset[Cell]) -> tuple[int, int, bytes]:
     return board_of(free).stride, squares, mask.to_bytes((squares + 7) // 8, "little")
 
 
+def fitting(free: frozenset[Cell]) -> tuple[int, int, bytes] | None:
+    """``floor_bytes(free)`` where the kernel is loaded and the board fits it; None otherwise."""
+    if COMPILED is None:
+        return None
+    stride, squares, open_bytes = floor_bytes(free)
+    return None if squares > MOST_SQUARES or not squares else (stride, squares, open_bytes)
+
+
 def distance_bytes(distance: dict[Cell, int], free: frozenset[Cell], stride: int, squares: int) -> bytes:
     """``distance`` as one int32 a square of ``free`` (``UNREACHED`` elsewhere)."""
     values = array("i", [UNREACHED]) * squares
@@ -66,11 +74,10 @@ def deadlocks(free: frozenset[Cell], goals: frozenset[Cell], axes: dict[Cell, tu
     the answers it asked for; None without the kernel or on a board too wide for it. ``axes``:
     ``deadlocks.box_axes``; ``freeze``: test frozen boxes; ``group_dead(group, side)``: a group's
     answer; ``never_dead(pair)``: a pair alive from every side (None: ask ``group_dead``)."""
-    if COMPILED is None:
+    board_bytes = fitting(free)
+    if board_bytes is None:
         return None
-    stride, squares, open_bytes = floor_bytes(free)
-    if squares > MOST_SQUARES or not squares:
-        return None
+    stride, squares, open_bytes = board_bytes
     spec = (cells_bytes(free, goals), axes_bytes(free, axes), freeze, group_dead, never_dead)
     capsule: object = COMPILED.deadlocks(stride, squares, open_bytes, spec)
     return capsule
@@ -80,7 +87,7 @@ def deadlocked(prune: object, free: frozenset[Cell], boxes: frozenset[Cell], pla
     """The kernel's prune (``deadlocks``) of one state: a dead group with the box just ``moved``
     or, where it tests them, frozen boxes that leave it dead."""
     stride, _, _ = floor_bytes(free)
-    dead: bool = COMPILED.deadlocked(prune, cells_bytes(free, boxes), player[1] * stride + player[0],  # type: ignore[union-attr]
+    dead: bool = COMPILED.deadlocked(prune, cells_bytes(free, boxes), player[1] * stride + player[0],
                                      moved[1] * stride + moved[0], pulls)
     return dead
 
@@ -88,11 +95,10 @@ def deadlocked(prune: object, free: frozenset[Cell], boxes: frozenset[Cell], pla
 def routes(free: frozenset[Cell], distance: dict[Cell, int]) -> object | None:
     """The pushes and distances of ``free`` kept in the kernel for ``box_routes``; None without the
     kernel or on a board too wide for it."""
-    if COMPILED is None:
+    board_bytes = fitting(free)
+    if board_bytes is None:
         return None
-    stride, squares, open_bytes = floor_bytes(free)
-    if squares > MOST_SQUARES or not squares:
-        return None
+    stride, squares, open_bytes = board_bytes
     kept: object = COMPILED.routes(stride, squares, open_bytes, distance_bytes(distance, free, stride, squares))
     return kept
 
@@ -101,7 +107,7 @@ def box_routes(kept: object, free: frozenset[Cell], others: int, box: Cell, regi
     """``feature_search.box_routes`` in the kernel (``kept``: ``routes(free, distance)``)."""
     stride, squares, _ = floor_bytes(free)
     width = (squares + 7) // 8
-    found: list[tuple[Cell, int, Moves]] = COMPILED.box_routes(  # type: ignore[union-attr]
+    found: list[tuple[Cell, int, Moves]] = COMPILED.box_routes(
         kept, others.to_bytes(width, "little"), box[1] * stride + box[0], region.to_bytes(width, "little"))
     return found
 
@@ -142,11 +148,10 @@ def search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance
     squares)``: the guide's costs as bytes), or None where the kernel does not apply. A prune
     with a ``compiled(free)`` method (``traps.Deadlocked``) runs in the kernel; any other is
     called back."""
-    if COMPILED is None:
+    board_bytes = fitting(free)
+    if board_bytes is None or (home is not None and home not in free):
         return None
-    stride, squares, open_bytes = floor_bytes(free)
-    if squares > MOST_SQUARES or not squares or (home is not None and home not in free):
-        return None
+    stride, squares, open_bytes = board_bytes
     board = board_of(free)
     width = (squares + 7) // 8
 
@@ -170,11 +175,10 @@ def path_keys(free: frozenset[Cell], boxes: frozenset[Cell], moves: tuple[tuple[
               pulls: bool) -> list[tuple[int, int]] | None:
     """The (boxes, player region) keys, as bits of ``board_of(free)``, of the states along
     ``moves`` from ``boxes``, the player where each move leaves it; None without the kernel."""
-    if COMPILED is None:
+    board_bytes = fitting(free)
+    if board_bytes is None:
         return None
-    stride, squares, open_bytes = floor_bytes(free)
-    if squares > MOST_SQUARES or not squares:
-        return None
+    stride, squares, open_bytes = board_bytes
     start = (board_of(free).mask(boxes) & floor_mask(free)).to_bytes((squares + 7) // 8, "little")
     indices = [(before[1] * stride + before[0], after[1] * stride + after[0]) for before, after in moves]
     keys: list[tuple[int, int]] = COMPILED.path_keys(stride, squares, open_bytes, start, indices, pulls)

@@ -175,7 +175,7 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
 
 
 def python_push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance: dict[Cell, int],
-                target: Target, pulls: bool, limits: SearchLimits) -> SearchOutcome:
+                       target: Target, pulls: bool, limits: SearchLimits) -> SearchOutcome:
     """Moving the boxes ``start`` (``pulls``: by pulls) on ``free``, never onto a square missing
     from ``distance``, to the ``target``: a best-first search over (boxes, player region) states,
     least summed ``distance`` first, within ``limits``. A state's region is flooded when the
@@ -299,7 +299,6 @@ class MatchingGuide:
         self.assignments[boxes_mask] = rows, assignment
         self.known[boxes_mask] = assignment.total(matrix)
         return self.known[boxes_mask]
-
 
     def cost_bytes(self, stride: int, squares: int) -> bytes:
         """``costs`` for the compiled kernel: one int32 a square and target (kept: a guide's
