@@ -203,3 +203,23 @@ def test_the_routes_of_each_box_are_the_pythons(text: str) -> None:
         others = boxes ^ board.bit(box)
         python = box_routes(board, move_table(level.floor, False), distance, open_squares, others, box, region)
         assert kernel.box_routes(kept, level.floor, others, box, region) == python
+
+
+def test_an_install_without_a_compiler_has_the_python_alone(tmp_path: Path) -> None:
+    """``pip install`` where the C compiler fails skips the kernel and installs a working sokoasp."""
+    root, source, site = Path(__file__).parents[2], tmp_path / "source", tmp_path / "site"
+    source.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(root / name, source / name)
+    for folder in ("sokoasp", "encodings"):  # what a build reads, without a kernel built in place
+        shutil.copytree(root / folder, source / folder, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site), str(source)],
+                          capture_output=True, text=True, env={**os.environ, "CC": "/bin/false"}, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not list(site.glob("sokoasp/sokoban/_search_kernel*"))
+    script = ("from sokoasp.sokoban import kernel; from sokoasp.cli import main; assert kernel.COMPILED is None; "
+              f"main(['solve', '--json', '-e', 'push-macro', '-p', 'box-search', '--max-horizon', '0', '-l', '3', "
+              f"{str(root / 'instances' / 'microban_1-5.sok')!r}])")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(site)})
+    assert '"status": "solved' in done.stdout, done.stderr
