@@ -5,7 +5,11 @@
  * and taken sets are open-addressing tables of fixed-width keys; the player's region is a
  * flood over square indices. The matching guide keeps each state's assignment and matches a
  * state one push from a kept one by one augmenting step (Hungarian algorithm), as
- * MatchingGuide does. The prune and the live set stay Python objects, called back. */
+ * MatchingGuide does. Beside the search: the deadlock prune of traps.Deadlocked, kept per floor
+ * (a capsule) with the answers the Python gave it; the feature search's routes of one box; and
+ * the keys of the states along a path (LiveStates.learn). A prune that is not the deadlock one,
+ * and the live set, stay Python objects, called back. Sound as the Python is: every answer is
+ * the Python's for the same input. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
