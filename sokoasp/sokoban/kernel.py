@@ -59,6 +59,11 @@ def fitting(free: frozenset[Cell]) -> tuple[int, int, bytes] | None:
     return None if squares > MOST_SQUARES or not squares else (stride, squares, open_bytes)
 
 
+def index(cell: Cell, stride: int) -> int:
+    """The square's bit on a board of ``stride`` (``bitboard.Board``)."""
+    return cell[1] * stride + cell[0]
+
+
 def distance_bytes(distance: dict[Cell, int], free: frozenset[Cell], stride: int, squares: int) -> bytes:
     """``distance`` as one int32 a square of ``free`` (``UNREACHED`` elsewhere)."""
     values = array("i", [UNREACHED]) * squares
@@ -87,8 +92,7 @@ def deadlocked(prune: object, free: frozenset[Cell], boxes: frozenset[Cell], pla
     """The kernel's prune (``deadlocks``) of one state: a dead group with the box just ``moved``
     or, where it tests them, frozen boxes that leave it dead."""
     stride, _, _ = floor_bytes(free)
-    dead: bool = COMPILED.deadlocked(prune, cells_bytes(free, boxes), player[1] * stride + player[0],
-                                     moved[1] * stride + moved[0], pulls)
+    dead: bool = COMPILED.deadlocked(prune, cells_bytes(free, boxes), index(player, stride), index(moved, stride), pulls)
     return dead
 
 
@@ -108,7 +112,7 @@ def box_routes(kept: object, free: frozenset[Cell], others: int, box: Cell, regi
     stride, squares, _ = floor_bytes(free)
     width = (squares + 7) // 8
     found: list[tuple[Cell, int, Moves]] = COMPILED.box_routes(
-        kept, others.to_bytes(width, "little"), box[1] * stride + box[0], region.to_bytes(width, "little"))
+        kept, others.to_bytes(width, "little"), index(box, stride), region.to_bytes(width, "little"))
     return found
 
 
@@ -123,10 +127,10 @@ def axes_bytes(free: frozenset[Cell], axes: dict[Cell, tuple[tuple[Cell, Cell], 
     square: (ahead, behind) twice, ``UNREACHED`` where there are fewer axes."""
     stride, squares, _ = floor_bytes(free)
     values = array("h", [UNREACHED]) * (4 * squares)
-    for (x, y), pairs in axes.items():
-        for index, (ahead, behind) in enumerate(pairs):
-            values[4 * (y * stride + x) + 2 * index] = ahead[1] * stride + ahead[0]
-            values[4 * (y * stride + x) + 2 * index + 1] = behind[1] * stride + behind[0]
+    for square, pairs in axes.items():
+        for axis, (ahead, behind) in enumerate(pairs):
+            at = 4 * index(square, stride) + 2 * axis
+            values[at], values[at + 1] = index(ahead, stride), index(behind, stride)
     return values.tobytes()
 
 
@@ -152,12 +156,6 @@ def search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance
     if board_bytes is None or (home is not None and home not in free):
         return None
     stride, squares, open_bytes = board_bytes
-    board = board_of(free)
-    width = (squares + 7) // 8
-
-    def mask(cells: frozenset[Cell]) -> bytes:
-        return (board.mask(cells) & floor_mask(free)).to_bytes(width, "little")
-
     compiled_prune = getattr(prune, "compiled", None)
     test = prune if compiled_prune is None else compiled_prune(free) or prune
 
@@ -165,21 +163,20 @@ def search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, distance
     if guide is not None and len(guide) != 4 * squares * len(start):
         return None  # the guide matches as many targets as boxes only
     raw: Any = COMPILED.search(
-        stride, squares, open_bytes, mask(start), player[1] * stride + player[0], distance_bytes(distance, free, stride, squares),
-        mask(targets), mask(escape), mask(frozenset() if home is None else frozenset({home})), enough, pulls,
+        stride, squares, open_bytes, cells_bytes(free, start), index(player, stride), distance_bytes(distance, free, stride, squares),
+        cells_bytes(free, targets), cells_bytes(free, escape), cells_bytes(free, frozenset() if home is None else frozenset({home})),
+        enough, pulls,
         min(states, 2**62), deadline if deadline < math.inf else 1e308, newest_first, corrals, test, live, guide, keep_seen)
     return raw
 
 
-def path_keys(free: frozenset[Cell], boxes: frozenset[Cell], moves: tuple[tuple[Cell, Cell], ...],
-              pulls: bool) -> list[tuple[int, int]] | None:
+def path_keys(free: frozenset[Cell], boxes: frozenset[Cell], moves: Moves, pulls: bool) -> list[tuple[int, int]] | None:
     """The (boxes, player region) keys, as bits of ``board_of(free)``, of the states along
     ``moves`` from ``boxes``, the player where each move leaves it; None without the kernel."""
     board_bytes = fitting(free)
     if board_bytes is None:
         return None
     stride, squares, open_bytes = board_bytes
-    start = (board_of(free).mask(boxes) & floor_mask(free)).to_bytes((squares + 7) // 8, "little")
-    indices = [(before[1] * stride + before[0], after[1] * stride + after[0]) for before, after in moves]
-    keys: list[tuple[int, int]] = COMPILED.path_keys(stride, squares, open_bytes, start, indices, pulls)
+    indices = [(index(before, stride), index(after, stride)) for before, after in moves]
+    keys: list[tuple[int, int]] = COMPILED.path_keys(stride, squares, open_bytes, cells_bytes(free, boxes), indices, pulls)
     return keys

@@ -59,6 +59,15 @@ class Target:
     escape: frozenset[Cell] = frozenset()
     home: Cell | None = None
 
+    def enough(self, start: frozenset[Cell]) -> int:
+        """The boxes on ``squares`` that end a search from ``start``."""
+        return len(start) if self.need is None else self.need
+
+    def cuts_corrals(self, limits: SearchLimits, pulls: bool) -> bool:
+        """Whether the search applies its PI-corral cut: asked for, and sound (pushes that must
+        bring every box onto a target)."""
+        return limits.corrals and not pulls and self.need is None and not self.escape
+
 
 @dataclass(frozen=True)
 class SearchOutcome:
@@ -164,10 +173,9 @@ def push_search(free: frozenset[Cell], start: frozenset[Cell], player: Cell, dis
     """``python_push_search``, in the compiled kernel where it is built and applies (the same
     outcome, moves and work; ``kernel``)."""
     guide = limits.guide
-    raw = kernel.search(free, start, player, distance, target.squares, len(start) if target.need is None else target.need,
-                        target.escape, target.home, pulls, limits.states, limits.deadline, limits.prune, limits.newest_first,
-                        limits.corrals and not pulls and target.need is None and not target.escape, limits.live,
-                        None if guide is None else guide.cost_bytes, limits.proof)
+    raw = kernel.search(free, start, player, distance, target.squares, target.enough(start), target.escape, target.home, pulls,
+                        limits.states, limits.deadline, limits.prune, limits.newest_first, target.cuts_corrals(limits, pulls),
+                        limits.live, None if guide is None else guide.cost_bytes, limits.proof)
     if raw is None:
         return python_push_search(free, start, player, distance, target, pulls, limits)
     stop, moves, taken, seen = raw
@@ -191,8 +199,7 @@ def python_push_search(free: frozenset[Cell], start: frozenset[Cell], player: Ce
     live = limits.live
     open_squares, on_targets, escape_mask = floor_mask(free), board.mask(targets), board.mask(target.escape)
     home_mask = 0 if target.home is None else board.bit(target.home)
-    enough = len(start) if target.need is None else target.need
-    corrals = limits.corrals and not pulls and target.need is None and not target.escape
+    enough, corrals = target.enough(start), target.cuts_corrals(limits, pulls)
     fill_all = on_targets.bit_count() == len(start)
     seen: set[tuple[int, int]] = set()  # (boxes, player region) of the states taken up, as bits
     taken: set[tuple[int, int]] = set()  # (boxes, player square) of those states, as bits

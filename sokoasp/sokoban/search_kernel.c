@@ -1124,14 +1124,10 @@ static int sorted_cells(const Board *board, const word *bits, int16_t *out) {
             w &= w - 1;
         }
     }
-    /* insertion sort by (x, y): a few dozen boxes */
-    for (int i = 1; i < count; i++) {
+    for (int i = 1; i < count; i++) { /* insertion sort into cells order: a few dozen boxes */
         int16_t square = out[i];
-        int x = square % board->stride, y = square / board->stride, j = i - 1;
-        while (j >= 0 && (out[j] % board->stride > x || (out[j] % board->stride == x && out[j] / board->stride > y))) {
-            out[j + 1] = out[j];
-            j--;
-        }
+        int j = i - 1;
+        for (; j >= 0 && cell_before(board->stride, square, out[j]); j--) out[j + 1] = out[j];
         out[j + 1] = square;
     }
     return count;
